@@ -88,11 +88,11 @@ static int fill(st_csv *c, char *why, size_t n)
     }
 }
 
-/* Drop bytes up to and past the next LF: the rest of an overlong line. */
+/* Drop bytes up to and past the next line end: the rest of an overlong line. */
 static int skip_rest(st_csv *c, char *why, size_t n)
 {
     for (;;) {
-        char *nl = memchr(c->buf + c->start, '\n', c->end - c->start);
+        char *nl = memchr(c->buf + c->start, c->eol ? c->eol : '\n', c->end - c->start);
         if (nl) {
             c->start = (size_t)(nl - c->buf) + 1;
             return 0;
@@ -104,6 +104,34 @@ static int skip_rest(st_csv *c, char *why, size_t n)
     }
 }
 
+/* The file's line end from its first one: '\n' for LF and CRLF (and a file of one line), '\r' for
+ * a CR alone (outside quotes) with no LF after it in the whole file or in the line's longest after
+ * it. 0 while more must be read to know. A file of CR line ends read as one line before, and was
+ * refused. */
+static char line_end(const st_csv *c)
+{
+    const char *s = c->buf + c->start, *e = c->buf + c->end;
+    int quoted = 0; /* a CR inside a quoted field is the field's, not a line's end */
+    for (const char *q = s; q < e; q++) {
+        quoted ^= *q == '"';
+        if (*q == '\n')
+            return '\n';
+        if (*q == '\r' && quoted)
+            continue;
+        if (*q == '\r' && q + 1 < e && q[1] == '\n')
+            return '\n';
+        /* a lone CR: the file's line end where no LF follows in what is read, else a stray CR
+         * in a line that ends in LF (the header's check names it) */
+        if (*q == '\r' && memchr(q, '\n', (size_t)(e - q)))
+            return '\n';
+        if (*q == '\r')
+            return c->eof || e - q > ST_CSV_MAX_LINE ? '\r' : 0;
+        if (q - s >= ST_CSV_MAX_LINE) /* past a line's longest: it ends in LF */
+            return '\n';
+    }
+    return c->eof ? '\n' : 0;
+}
+
 int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n)
 {
     if (c->overlong) {
@@ -113,7 +141,14 @@ int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n)
             return rc;
     }
     for (;;) {
-        char *s = c->buf + c->start, *nl = memchr(s, '\n', c->end - c->start);
+        if (!c->eol && !(c->eol = line_end(c))) {
+            int rc = fill(c, why, n);
+            if (rc < 0)
+                return rc;
+            c->eof = rc == 0;
+            continue;
+        }
+        char *s = c->buf + c->start, *nl = memchr(s, c->eol, c->end - c->start);
         size_t have = c->end - c->start, l = nl ? (size_t)(nl - s) : have;
         if (l > ST_CSV_MAX_LINE) { /* the buffer holds more than a line may: cut it there */
             c->overlong = 1;
@@ -457,7 +492,7 @@ int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, cons
         return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, st_csv_col(p, nul)},
                            "malformed header row: a NUL byte"),
                -1;
-    /* A lone CR: st_csv_next ends lines at LF, so a file of CR line ends is one line, and the
+    /* A lone CR in a line that ends in LF (st_csv_next reads a file of CR line ends as such): the
      * reader said "no column 'gpus'" of "gpus\r0" */
     const char *cr = memchr(p, '\r', n);
     size_t quotes = 0; /* odd before the CR: it is inside a quoted name, not a line's end */
@@ -470,9 +505,8 @@ int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, cons
                -1;
     if (cr)
         return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, st_csv_col(p, cr)},
-                           "malformed header row: a carriage return (CR) with no line feed after "
-                           "it; the file's lines end in CR alone (as classic Mac OS wrote them), "
-                           "so it reads as one line: save it with LF or CRLF line ends"),
+                           "malformed header row: a carriage return (CR) inside the row, a control "
+                           "character no column name holds"),
                -1;
     const char *f[ST_CSV_MAX_COLS];
     size_t len[ST_CSV_MAX_COLS];

@@ -26,6 +26,7 @@ typedef struct st_csv {
     uint64_t bytes; /* read so far */
     unsigned line;  /* the number of the line st_csv_next returned last, from 1 */
     int eof, overlong;
+    char eol; /* the line end: '\n' (LF or CRLF) or '\r' (CR alone); 0 until the first is seen */
 } st_csv;
 
 /* Open path for reading without blocking (O_NONBLOCK: a FIFO without a writer returns at once)
@@ -36,7 +37,9 @@ typedef struct st_csv {
  * GiB)", or the system's words. Close with st_csv_close either way. */
 int st_csv_open(st_csv *c, const char *path, char *why, size_t n);
 
-/* The next line as [*p, *p + *len), without its LF or CRLF; c->line is its number. A line
+/* The next line as [*p, *p + *len), without its LF or CRLF; c->line is its number. A file whose
+ * first line ends in a CR that no LF follows has lines ended by CR alone (classic Mac OS, and
+ * Excel for Mac's "CSV (Macintosh)" format, write them), and is read so. A line
  * longer than ST_CSV_MAX_LINE comes back cut at that length with c->overlong set, and the rest
  * of it is skipped.
  * Returns 1, 0 at the end of the file, or ST_EIO or ST_ELIMIT (the file grew past ST_CSV_MAX_BYTES

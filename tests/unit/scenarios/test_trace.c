@@ -1,8 +1,8 @@
 /* Trace import (scenarios/trace.c): row counts and units of the Philly and Muri traces in the
- * repository, CRLF, the generic CSV's columns in any order with units, malformed rows reported
- * as FILE:LINE:COL and skipped or refused, a missing column, tenants hashed in first-seen order,
- * bounds that are errors whatever `malformed:` says, strict plain columns, and --set values under
- * the same bounds. */
+ * repository, CRLF and CR-only line ends, the generic CSV's columns in any order with units,
+ * malformed rows reported as FILE:LINE:COL and skipped or refused, a missing column, tenants hashed
+ * in first-seen order, bounds that are errors whatever `malformed:` says, strict plain columns, and
+ * --set values under the same bounds. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdio.h>
@@ -143,6 +143,31 @@ START_TEST(test_csv_crlf_and_units)
     ck_assert_uint_eq(t->n_tenants, 2);
     ck_assert_str_eq(t->tenants[t->jobs[2].tenant], "team-a");
     ck_assert_int_eq(st_scn_warnings(s)->n, 0);
+    st_scn_free(s);
+}
+END_TEST
+
+/* Lines ended by CR alone (classic Mac OS; Excel for Mac's "CSV (Macintosh)") are read as
+ * lines: they read as one line before, and the file was refused. A malformed row is named at its
+ * own line, and a blank line between rows is skipped as with LF. */
+START_TEST(test_cr_only_lines_are_read)
+{
+    st_diag d;
+    st_scn *s = with_trace("tests/traces/cr-only.csv", "csv", "", &d);
+    ck_assert_ptr_nonnull(s);
+    const st_trace_cfg *t = st_scn_trace(s);
+    ck_assert_uint_eq(t->n_jobs, 3);
+    ck_assert_uint_eq(t->skipped, 1);
+    ck_assert_double_eq(t->jobs[0].duration_s, 7200);
+    ck_assert_double_eq(t->jobs[1].submit_s, 60);
+    ck_assert_double_eq(t->jobs[1].duration_s, 5400);
+    ck_assert_int_eq(t->jobs[1].gpus, 16);
+    ck_assert_double_eq(t->jobs[2].submit_s, 180);
+    ck_assert_int_eq(t->jobs[2].gpus, 4);
+    const st_diag *w = st_scn_warnings(s);
+    ck_assert_int_eq(w->n, 2);
+    ck_assert_uint_eq(w->items[1].loc.line, 4);
+    ck_assert_uint_eq(w->items[1].loc.col, 11);
     st_scn_free(s);
 }
 END_TEST
@@ -449,6 +474,7 @@ Suite *trace_suite(void)
     tcase_add_test(tc, test_muri_reads_model_and_iterations);
     tcase_add_test(tc, test_muri_malformed_rows_and_units);
     tcase_add_test(tc, test_csv_crlf_and_units);
+    tcase_add_test(tc, test_cr_only_lines_are_read);
     tcase_add_test(tc, test_malformed_rows_are_skipped_with_their_line);
     tcase_add_test(tc, test_quoted_fields_are_read);
     tcase_add_test(tc, test_malformed_rows_refused_by_the_flag);
