@@ -20,7 +20,8 @@ static double known(double usd)
 
 double st_cost_part_sum(double a, double b)
 {
-    return isnan(a) && isnan(b) ? NAN : known(a) + known(b);
+    double sum = known(a) + known(b);
+    return sum == 0 && (isnan(a) || isnan(b)) ? NAN : sum;
 }
 
 /* What the job's share of the cluster's purchases cost, part by part, into r's capex parts (not

@@ -59,9 +59,11 @@ typedef struct st_cost_result {
         capex_racks_usd, capex_cooling_usd;
 } st_cost_result;
 
-/* Two pieces of one capex part (cooling's air and liquid, a job's parts in two pools): what the
- * priced pieces cost, NaN only when neither has a price (a part priced in part keeps that share;
- * the report's price sources name the piece not priced). */
+/* Two pieces of one capex part (cooling's air and liquid, a job's parts in two pools), each 0
+ * when none is bought and NaN when some is bought with no price: what the priced pieces cost, NaN
+ * when a piece is bought with no price and nothing priced is (a part priced in part keeps that
+ * share; the report's price sources name the piece not priced). Air cooling bought and not priced
+ * beside no liquid cooling read 0 USD before, not "not priced". */
 double st_cost_part_sum(double a, double b);
 
 /* The cost of use u under prices c: the arithmetic of docs/models/cost.md. c has passed

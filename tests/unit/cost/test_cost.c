@@ -193,6 +193,14 @@ START_TEST(test_on_prem_capex_includes_each_part)
     ck_assert(isnan(same.capex_optics_usd) && isnan(same.capex_racks_usd) &&
               isnan(same.capex_cooling_usd));
     ck_assert_double_eq(base.capex_optics_usd + base.capex_racks_usd, 0); /* none bought */
+    /* air cooling alone, bought and not priced, with no liquid bought: not priced either (it read
+     * 0 USD), and the parts' sum says the same of a piece none bought */
+    st_cost_use air_only = u;
+    air_only.cooling_liquid_w = 0;
+    ck_assert(isnan(st_cost_job(&c, &air_only).capex_cooling_usd));
+    ck_assert(isnan(st_cost_part_sum(0, NAN)) && isnan(st_cost_part_sum(NAN, 0)));
+    ck_assert_double_eq(st_cost_part_sum(0, 0), 0);
+    ck_assert_double_eq(st_cost_part_sum(NAN, 5), 5);
     /* cooling priced in part (air, not liquid) keeps the priced share, in the part and the sum */
     st_cost_cfg air = c;
     air.cooling_air_usd_per_w = 1.2;
