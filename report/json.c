@@ -73,9 +73,10 @@ static void add_pools(cJSON *cl, const st_cluster_cfg *c)
         cJSON_AddStringToObject(o, "gpu", p->gpu->name);
         cJSON_AddNumberToObject(o, "nodes", (double)p->nodes);
         cJSON_AddNumberToObject(o, "gpus", (double)st_pools_gpus(c, k));
-        if (!st_pools_one_node_size(c)) { /* a cluster of one node size states it nowhere */
+        if (!st_pools_one_node_shape(c)) { /* a cluster of one node states it nowhere */
             cJSON_AddNumberToObject(o, "gpus_per_node", (double)st_pools_gpus_per_node(c, k));
             cJSON_AddNumberToObject(o, "nvlink_domain", (double)st_pools_nvlink_domain(c, k));
+            cJSON_AddNumberToObject(o, "nics_per_node", (double)st_pools_nics_per_node(c, k));
         }
         if (c->racks_by_pool) {
             cJSON_AddNumberToObject(o, "racks", (double)st_racks_pool_count(c, k));

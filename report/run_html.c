@@ -550,8 +550,26 @@ static void meta(FILE *out, const cJSON *t)
     free(nz);
 }
 
-/* Every job's table, then each root object's (scheduler, fabric, power, ...), headed by its key
- * with a capital. */
+/* A cluster of pools: each pool's table (its GPU, nodes, node size, NVLink domain, NICs, racks),
+ * which the meta line names only by GPU count. The other formats carry them as cluster.pools[]. */
+static void pools_tables(FILE *out, const cJSON *cluster)
+{
+    const cJSON *pools = cJSON_GetObjectItemCaseSensitive(cluster, "pools");
+    if (!cJSON_IsArray(pools) || !pools->child)
+        return;
+    st_html_heading(out, 2, "pools", "Pools");
+    size_t k = 0;
+    char id[32], path[48];
+    for (const cJSON *p = pools->child; p; p = p->next, k++) {
+        st_html_heading(out, 3, NULL, cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring);
+        snprintf(id, sizeof id, "pool-%zu", k);
+        snprintf(path, sizeof path, "cluster.pools[%zu]", k);
+        kv_table(out, id, p, path, 0);
+    }
+}
+
+/* Every job's table, the pools', then each root object's (scheduler, fabric, power, ...), headed
+ * by its key with a capital. */
 static void tables(FILE *out, const cJSON *t, int ups_sized)
 {
     char id[32], path[32]; /* a number's worth of text */
@@ -566,6 +584,7 @@ static void tables(FILE *out, const cJSON *t, int ups_sized)
     if (!i)
         absent(out, "The scenario has no workload of its own: the trace's jobs are counted in the "
                     "scheduler's figures.");
+    pools_tables(out, cJSON_GetObjectItemCaseSensitive(t, "cluster"));
     for (const cJSON *o = t->child; o; o = o->next) {
         if (!cJSON_IsObject(o) || !strcmp(o->string, "cluster"))
             continue;

@@ -520,7 +520,7 @@ static void cooling_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
     fprintf(out, "\nthermal: hottest junction %.4g C, %.4g%% of the jobs' GPUs throttled\n",
             p->max_junction_c, p->throttle_fraction * 100);
     /* each job by its name, as every other section names it (the plant's id is its workload's
-     * index); a service has a junction and a clock but no energy per token trained */
+     * index); a service's energy is per output token served */
     for (size_t k = 0; k < p->n_jobs; k++) {
         const st_plant_job_power *j = &p->jobs[k];
         size_t i = (size_t)j->id;
@@ -531,7 +531,8 @@ static void cooling_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
         fprintf(out, "  job %s: junction %.4g C, clock %.4g%%", w->name, j->junction_c,
                 j->clock * 100);
         if (j->energy_per_token_j > 0)
-            fprintf(out, ", %.4g J per token at the facility", j->energy_per_token_j);
+            fprintf(out, ", %.4g J per %stoken at the facility", j->energy_per_token_j,
+                    service ? "output " : "");
         fputc('\n', out);
     }
 }
@@ -776,6 +777,9 @@ static void pools_text(FILE *out, const st_cluster_cfg *c)
         const st_pool_cfg *p = &c->pools[k];
         fprintf(out, "%s %s (%lld x %lld %s", k ? "," : "", p->name, (long long)p->nodes,
                 (long long)st_pools_gpus_per_node(c, k), p->gpu->name);
+        if (!st_pools_one_node_shape(c)) /* a pool's NICs move its step and its switch ports */
+            fprintf(out, " + %lld NIC%s", (long long)st_pools_nics_per_node(c, k),
+                    st_plural_s(st_pools_nics_per_node(c, k)));
         if (st_pools_nvlink_domain(c, k) > st_pools_gpus_per_node(c, k))
             fprintf(out, ", NVLink domains of %lld", (long long)st_pools_nvlink_domain(c, k));
         if (c->racks_by_pool) {
@@ -800,7 +804,7 @@ static void report_text(FILE *out, const st_report *rep)
     if (c->n_pools > 0)
         pools_text(out, c);
     else
-        fprintf(out, "cluster: %s node%s x %lld %s = %s GPUs, %s HBM each\n",
+        fprintf(out, "cluster: %s node%s x %lld %s = %s GPUs, %s of memory each (CUDA's total)\n",
                 st_fig_plain((double)c->nodes).s, st_plural_s(c->nodes),
                 (long long)c->gpus_per_node, c->gpu->name,
                 st_fig_plain((double)(c->nodes * c->gpus_per_node)).s,

@@ -132,6 +132,14 @@ int st_pools_one_node_size(const st_cluster_cfg *c)
     return c->n_pools <= 1 || !c->mixed_node_sizes;
 }
 
+int st_pools_one_node_shape(const st_cluster_cfg *c)
+{
+    for (int k = 1; k < c->n_pools; k++)
+        if (st_pools_nics_per_node(c, k) != st_pools_nics_per_node(c, 0))
+            return 0;
+    return st_pools_one_node_size(c);
+}
+
 int64_t st_pools_node_of_gpu(const st_cluster_cfg *c, int64_t gpu)
 {
     if (c->n_pools <= 1 || st_pools_one_node_size(c))

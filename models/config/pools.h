@@ -51,6 +51,10 @@ int64_t st_pools_cluster_nics(const st_cluster_cfg *c);
  * node g / gpus_per_node, and a path that divides stays the one-size cluster's. */
 int st_pools_one_node_size(const st_cluster_cfg *c);
 
+/* Whether every pool's node is of one size and has one NIC count: what a report needs not state
+ * pool by pool. */
+int st_pools_one_node_shape(const st_cluster_cfg *c);
+
 /* The node of GPU g, and node n's first GPU and GPU count (n in [0, nodes]; node `nodes` starts
  * past the last GPU). */
 int64_t st_pools_node_of_gpu(const st_cluster_cfg *c, int64_t gpu);

@@ -266,6 +266,14 @@ static void job_energy(const st_run_spec *sp, const st__pool_steps *ps, st_run *
     for (size_t k = 0; k < out->plant.n_jobs; k++) {
         st_plant_job_power *p = &out->plant.jobs[k];
         const st_forecast *f = &out->f[p->id];
+        const st_serve_result *v = out->serve[p->id].w ? &out->serve[p->id].r : NULL;
+        if (v) { /* a service: every token it served at its energy at the wall, times the PUE */
+            double tokens = v->tokens_per_s * v->span_s;
+            p->energy_j = tokens > 0 ? pue * v->energy_per_token_j * tokens : 0;
+            p->energy_per_token_j = tokens > 0 ? p->energy_j / tokens : 0;
+            out->plant.energy_j += p->energy_j;
+            continue;
+        }
         double step = f->step.step_time_s, steps = f->has_life ? (double)f->steps : 0;
         if (!f->has_life || !(step > 0))
             continue;

@@ -142,14 +142,9 @@ static st_cost_result job_cost(const st_run_spec *sp, const st_workload_cfg *w,
         pool_nodes(sp->c, w->pool, &one);
         return st_cost_job(prices_of(sp, w, &typed), &one);
     }
-    /* the capex parts start unpriced (NaN), so a part no share prices stays "not priced"
-     * rather than reading 0 (st_cost_part_sum) */
-    st_cost_result sum = {.capex_nodes_usd = NAN,
-                          .capex_switches_usd = NAN,
-                          .capex_optics_usd = NAN,
-                          .capex_storage_usd = NAN,
-                          .capex_racks_usd = NAN,
-                          .capex_cooling_usd = NAN};
+    /* the capex parts start at none bought (0): a part some share buys with no price and no
+     * share prices stays "not priced" rather than reading 0 (st_cost_part_sum) */
+    st_cost_result sum = {0};
     for (int k = 0; k < sp->c->n_pools; k++) {
         if (!w->pool_gpus[k])
             continue;
@@ -227,8 +222,8 @@ static double held_gpu_s(const st_run *out, size_t i)
 /* Each service's TCO and its cost per million output tokens: its GPUs while it holds them (all
  * of them over its span, or each replica a load curve's autoscaler added from its start on:
  * held_gpu_s), at the scenario's prices.
- * On premises, as for a training job, with its facility energy (its energy per token at the wall,
- * st_serve_result.energy_per_token_j, over every token it served, times the plant's PUE), its
+ * On premises, as for a training job, with its facility energy (the plant's job energy_j: its
+ * energy per token at the wall over every token it served, times the plant's PUE), its
  * share of the metered peak and the cluster's switches, racks and cooling; without the plant
  * its cost there is not stated. On a cluster of pools, at its pool's type's prices. */
 void st__run_serve_cost(const st_run_spec *sp, st_run *out)
@@ -253,7 +248,9 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
         u.held_s = (held > 0 ? held : v->r.gpu_hours) * 3600 / (double)v->w->gpus;
         u.tokens = v->r.tokens_per_s * v->r.span_s;
         if (on_prem) {
-            u.energy_j = out->plant.pue * v->r.energy_per_token_j * u.tokens;
+            for (size_t k = 0; k < out->plant.n_jobs; k++) /* its facility energy (run.c) */
+                if (out->plant.jobs[k].id == i)
+                    u.energy_j = out->plant.jobs[k].energy_j;
             u.peak_w = job_peak_share(out, i);
             if (!(u.energy_j > 0))
                 continue;

@@ -253,6 +253,22 @@ for f in markdown html; do
 done
 ok '"$strata" run scenarios/examples/serve-h100-train-b200.yaml 2>/dev/null | grep -q "^  pretrain: 323.8 USD,"' "run: the text's pretrain cost is the headline's"
 
+# a service's facility energy is its own figure, the one its energy cost prices, and counts in
+# power.energy_j (it was absent, and power.energy_j 0 on a cluster that only serves)
+"$strata" run scenarios/examples/serve-h100-train-b200.yaml --format json >"$tmp/sbe.json" 2>/dev/null
+ok 'python3 -c "
+import json, sys
+t = json.load(open(sys.argv[1]))
+j = {x[\"name\"]: x for x in t[\"jobs\"]}
+e = j[\"chat\"][\"power\"][\"energy_j\"]
+usd = j[\"chat\"][\"cost\"][\"breakdown\"][\"energy_usd\"] / j[\"pretrain\"][\"cost\"][\"breakdown\"][\"energy_usd\"]
+assert abs(usd - e / j[\"pretrain\"][\"power\"][\"energy_j\"]) < 1e-9 * usd, usd
+assert abs(t[\"power\"][\"energy_j\"] - e - j[\"pretrain\"][\"power\"][\"energy_j\"]) < 1e-6 * e
+" "$tmp/sbe.json"' "run: a service's energy_j is what its energy cost prices, in power.energy_j"
+# a pool's NICs are stated where the pools' nodes differ (they move its step and its ports)
+ok '"$strata" run scenarios/examples/mixed-h100-gb200.yaml 2>/dev/null | grep -q "gb200 (144 x 4 gb200 + 4 NICs, NVLink domains of 72"' "run: a pool's NICs in the text"
+ok '"$strata" run scenarios/examples/mixed-h100-gb200.yaml --format html 2>/dev/null | grep -q "<h2 id=\"pools\">"' "run: html has the pools' tables"
+
 # on a cluster of pools each pool's node price source is in every format, as the text lists them
 # (a user walk found the JSON holding the first pool's alone and one "Node price source" row)
 mp=scenarios/examples/mixed-h100-b200.yaml
@@ -282,7 +298,7 @@ ok '"$strata" run scenarios/examples/preemption.yaml --format html 2>/dev/null |
 "$strata" run scenarios/examples/llama3-405b-16k.yaml --format html >"$tmp/e405.html" 2>/dev/null
 ok 'grep -Eq "^  energy    [0-9.]+ TJ at the facility, the cluster.s over the run to the horizon \(54 d\):" "$tmp/e405.txt"' "run: the cluster's energy names its window"
 ok 'grep -Eq ", the jobs. energy over their whole lives [0-9.]+ TJ \(they run past the horizon, where the cluster.s stops\)$" "$tmp/e405.txt"' "run: the jobs' energy names its window"
-ok 'grep -q "Cluster energy over the run (makespan or horizon)" "$tmp/e405.html" && grep -q "Training jobs&#39; energy over their whole lives" "$tmp/e405.html"' "run: the HTML's labels name the windows"
+ok 'grep -q "Cluster energy over the run (makespan or horizon)" "$tmp/e405.html" && grep -q "Jobs&#39; energy over their whole lives (services&#39; over their spans)" "$tmp/e405.html"' "run: the HTML's labels name the windows"
 
 # Each page ends with the terms it uses, and only those, each defined in one plain sentence and
 # marked where the page first uses it (a VP met MFU, goodput, srtf, the power ramp and P99

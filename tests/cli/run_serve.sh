@@ -716,7 +716,7 @@ grep -q '^job chat: llama3-70b served by 8 replicas of 4 GPUs (tp 4), fp8 on poo
 check "the text report names the service's pool" $?
 # its thermal section names each job as every other section does, the service too (JSON:
 # jobs[i].thermal), not by its index in the workloads ("job 1:")
-grep -q '^  job chat: junction [0-9.]* C, clock 100%$' "$tmp/mixed.txt" &&
+grep -q '^  job chat: junction [0-9.]* C, clock 100%, [0-9.]* J per output token at the facility$' "$tmp/mixed.txt" &&
     grep -q '^  job pretrain: junction [0-9.]* C, clock 100%, [0-9.]* J per token at the facility$' \
         "$tmp/mixed.txt" && ! grep -q '^  job [0-9]' "$tmp/mixed.txt"
 check "the thermal section names the jobs, the service too" $?
