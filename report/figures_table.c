@@ -259,6 +259,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].requests.output_tokens", NU, OPT, "Output tokens per request"),
     RUN("jobs[].requests.input_range_ratio", SH, OPT, "Input length's range"),
     RUN("jobs[].requests.output_range_ratio", SH, OPT, "Output length's range"),
+    RUN("jobs[].requests.cached_prompt", SH, OPT, "Prompt share in the prefix cache"),
     RUN("jobs[].batching.max_seqs", NU, OPT, "Requests per iteration at most"),
     RUN("jobs[].batching.max_batch_tokens", NU, OPT, "Tokens per iteration at most"),
     RUN("jobs[].batching.chunked_prefill", BO, OPT, "Chunked prefill"),

@@ -84,6 +84,8 @@ static void add_plan(cJSON *j, const st_workload_cfg *w)
         cJSON_AddNumberToObject(rq, "input_range_ratio", ic->input_range);
     if (ic->output_range > 0)
         cJSON_AddNumberToObject(rq, "output_range_ratio", ic->output_range);
+    if (ic->cached_share > 0) /* absent: every prompt computed whole */
+        cJSON_AddNumberToObject(rq, "cached_prompt", ic->cached_share);
     cJSON *b = cJSON_AddObjectToObject(j, "batching");
     cJSON_AddNumberToObject(b, "max_seqs", (double)ic->max_seqs);
     cJSON_AddNumberToObject(b, "max_batch_tokens", (double)ic->max_batch_tokens);
@@ -308,6 +310,8 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
                 (long long)st_req_len_hi(ic->output_tokens, ic->output_range));
     if (ic->mode == ST_REQ_TRACE)
         fprintf(out, " on average, %lld in all at the longest", (long long)ic->longest);
+    if (ic->cached_share > 0)
+        fprintf(out, ", %.4g%% of each prompt in the prefix cache", ic->cached_share * 100);
     fputc('\n', out);
     char tok[40], span[32];
     st_fig_number_text(ST_FU_NUMBER, r->tokens_per_s, tok, sizeof tok); /* 45,110, not 4.511e+04 */

@@ -152,6 +152,7 @@ static const st_field request_fields[] = {
     ST_FDIM(st_inference_cfg, "think_time", think_s, ST_DIM_TIME, ST_R_POS, .lim = &st_lim_span),
     ST_FFN("input_tokens", fn_input),
     ST_FFN("output_tokens", fn_output),
+    ST_FDIM(st_inference_cfg, "cached_prompt", cached_share, ST_DIM_RATIO, ST_R_FRAC),
     ST_FFN("file", fn_file),
     ST_FENUM(st_inference_cfg, "format", trace_format, st_req_format_names),
     ST_FENUM(st_inference_cfg, "malformed", refuse_malformed, malformed_names),

@@ -568,6 +568,8 @@ typedef struct st_inference_cfg {
                               its next request, exponential; 0: none (the benchmarks' loop) */
     int64_t input_tokens;  /* prompt tokens of each request (their mean with a range) */
     int64_t output_tokens; /* tokens each request generates (likewise) */
+    double cached_share;   /* of each prompt, the share the prefix cache holds when the request
+                              is admitted (requests.cached_prompt); 0: none */
     double input_range;    /* lengths uniform in [L(1 - r), L(1 + r)], vLLM's random
                               dataset's --random-range-ratio r; 0: every request L */
     double output_range;

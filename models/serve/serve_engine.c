@@ -125,6 +125,20 @@ static inline int take(engine *e, req *q, int64_t n)
     return 1;
 }
 
+/* The tokens request q finds in the prefix cache as it is admitted (requests.cached_prompt): its
+ * share of the prompt, in whole blocks, at most its tokens less one, which the engine computes to
+ * sample from (vLLM V1's KVCacheManager.get_computed_blocks: "When all tokens hit the cache, we
+ * must recompute the last token", and a hit ends on a block's boundary). A request pushed back by
+ * a preemption finds its prompt there again. */
+static int64_t cached_tokens(const engine *e, const req *q)
+{
+    int64_t b = e->mem->block_tokens > 0 ? e->mem->block_tokens : 1;
+    int64_t hit = (int64_t)(e->ic->cached_share * (double)q->in);
+    if (hit > target(q) - 1)
+        hit = target(q) - 1;
+    return hit > 0 ? hit / b * b : 0;
+}
+
 /* Running requests first, each up to what it still needs (one token once decoding), the latest
  * admitted preempted while an earlier one lacks blocks; then, unless that happened, waiting
  * requests in order while the request cap and the budget allow. */
@@ -149,6 +163,8 @@ static void schedule(engine *e)
     }
     while (!preempted && e->wait_n > 0 && e->run_n < ic->max_seqs && budget > 0) {
         req *q = &e->r[e->wait[e->wait_head]];
+        if (q->computed == 0)
+            q->computed = cached_tokens(e, q);
         int64_t want = target(q) - q->computed;
         int64_t n = ic->chunked_prefill && want > budget ? budget : want;
         if (n > budget || !take(e, q, n))

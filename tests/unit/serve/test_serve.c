@@ -62,6 +62,40 @@ START_TEST(test_offline_throughput_is_tokens_over_span)
 }
 END_TEST
 
+/* A prompt the prefix cache holds (requests.cached_prompt) is computed from the hit's end: the
+ * first token comes sooner the more is cached, every token is still served, and a whole prompt
+ * cached still computes its last block (vLLM V1 recomputes at least the last token, and a hit
+ * ends on a block's boundary): a 4,096-token prompt cached whole takes as long to its first
+ * token as one of 4,080 cached with 16 to compute. */
+START_TEST(test_a_cached_prompt_is_computed_from_the_hits_end)
+{
+    double ttft[5];
+    const char *req[] = {
+        "{ mode: offline, count: 8, input_tokens: 4096, output_tokens: 4 }",
+        "{ mode: offline, count: 8, input_tokens: 4096, output_tokens: 4, cached_prompt: 0.5 }",
+        "{ mode: offline, count: 8, input_tokens: 4096, output_tokens: 4, cached_prompt: 1 }",
+        "{ mode: offline, count: 8, input_tokens: 4096, output_tokens: 4, cached_prompt: 0.99 }",
+        "{ mode: offline, count: 8, input_tokens: 4096, output_tokens: 4, "
+        "cached_prompt: 0.99609375 }", /* 4,080 of 4,096 */
+    };
+    for (int i = 0; i < 5; i++) {
+        st_scn *s = scenario("llama3-8b", 1, 1, req[i], NULL, NULL);
+        st_serve_result r;
+        st_err err = {0};
+        ck_assert_int_eq(serve(s, &r, &err), 0);
+        ck_assert_int_eq(r.requests, 8);
+        ASSERT_REL(r.tokens_per_s * r.span_s, 8.0 * 4, 1e-9);
+        ttft[i] = r.ttft_s.p50;
+        st_scn_free(s);
+    }
+    ck_assert(ttft[2] < ttft[1] && ttft[1] < ttft[0]);
+    ck_assert(ttft[2] < 0.1 * ttft[0]);
+    /* 0.99 of 4,096 is 4,055 tokens, 253 whole blocks (4,048): 48 to compute, more than 16 */
+    ck_assert(ttft[3] > ttft[2]);
+    ck_assert_double_eq(ttft[4], ttft[2]);
+}
+END_TEST
+
 /* A cache too small for the batch the budget allows: under evict, requests are pushed out and
  * recomputed, and still every one finishes; under reserve, none is, and the batch is what the
  * cache holds whole. Both deterministic. */
@@ -433,6 +467,7 @@ Suite *serve_suite(void)
     TCase *tc = tcase_create("engine");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_offline_throughput_is_tokens_over_span);
+    tcase_add_test(tc, test_a_cached_prompt_is_computed_from_the_hits_end);
     tcase_add_test(tc, test_a_full_cache_preempts_under_evict_only);
     tcase_add_test(tc, test_memory_split_and_fp8_cache);
     tcase_add_test(tc, test_fp4_weights_and_throughput);
