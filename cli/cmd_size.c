@@ -185,6 +185,8 @@ static int size_workload(const st__size_opts *o0, const st_scn *s, const st_work
                          .existing_gpu = o->existing ? cl->gpu : NULL,
                          .existing_nodes = o->existing ? cl->nodes : 0,
                          .existing = o->existing ? cl : NULL,
+                         .scenario = o->existing ? st_scn_cluster(s) : NULL,
+                         .existing_pool = pool,
                          .rows = (size_t)o->top};
     st_size_result r;
     st_err err = {0};

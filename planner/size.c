@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "models/config/limits.h"
+#include "models/config/pools.h"
 #include "models/config/racks.h"
 #include "models/cost/cost.h"
 #include "models/fabric/leaf.h"
@@ -25,6 +26,7 @@
 #include "models/silicon/plan_check.h"
 #include "models/step/step.h"
 #include "planner/size_counts.h"
+#include "planner/size_fleet.h"
 #include "planner/size_life.h"
 #include "planner/size_platform.h"
 #include "scenarios/software.h"
@@ -61,7 +63,16 @@ typedef struct size_count {
     int life_open;
     st_maxmin **spare; /* the search's spare max-min solver for the storage model's runs */
     st_step_ctx *ctx;
-    int64_t *ids; /* GPU ids 0 .. gpus-1: the job holds every GPU of the shape */
+    int64_t nodes, gpus; /* the job's: it holds every GPU of the shape */
+    int64_t *ids;        /* its GPUs in c's ids (the step's) */
+    int64_t *cids;       /* and in whole's (the plant's) */
+    /* Under --existing the grown fleet (size_fleet.h): c is then its view from the job's pool,
+     * whole the fleet, which the plant, the switches and the cost read; else whole is &c. */
+    int has_fleet;
+    st__size_fleet fleet;
+    const st_cluster_cfg *whole;
+    double kept_w; /* the fleet's other nodes from idle to full draw (fleet_of) */
+    st_plant_heat kept_heat;
     int64_t switches;
     int64_t ports;       /* the most ports one of its switches needs */
     int64_t optic_ports; /* its switch-side optical ports (models/forecast/netpower.h) */
@@ -180,7 +191,7 @@ static double junction_of(const st_cluster_cfg *c, const int64_t *ids, int64_t g
  * least two samples long, held whole by the window (window >= step + phase + a sample), holds a
  * whole sample: the peak is at least GPUs x that phase's power. A power floor, a burn or a
  * battery reshapes the waveform (plant.c's mitigation): no bound then. */
-static double power_lb(const st_cluster_cfg *c, const st_step_result *r)
+static double power_lb(const st_cluster_cfg *c, int64_t gpus, const st_step_result *r)
 {
     st_plant_profile pf;
     if (!(c->gpu->tdp_w > 0) || c->racks.power_floor > 0 || c->racks.power_burn > 0 ||
@@ -193,7 +204,7 @@ static double power_lb(const st_cluster_cfg *c, const st_step_result *r)
         if (pf.dur_s[i] >= 2 * dt && win >= pf.period_s + pf.dur_s[i] + dt && pf.gpu_w[i] > top)
             top = pf.gpu_w[i];
     /* less a margin for the rounding of the waveform's interval means */
-    return (double)(c->nodes * c->gpus_per_node) * top * (1 - 1e-9);
+    return (double)gpus * top * (1 - 1e-9);
 }
 
 /* f's heat over the cooling budgets of s (the largest of total, air and liquid; INFINITY when
@@ -403,11 +414,18 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_memory
     f->node_price_usd = st_cost_node_price(&c, k->c.gpus_per_node); /* a node's, as bought */
     f->switch_price_usd = c.switch_price_usd;
     f->switches = k->switches;
-    /* failures.spares: nodes held beside the job's own, priced as its nodes are (as run's
-     * cost counts them, models/forecast/run_cost.c) */
+    /* The cluster its share is of: the shape, or under --existing the grown fleet, as `run`
+     * prices a job of the fleet (models/forecast/run_cost.c): its share of the switches, racks,
+     * cooling and staff is its GPUs over the fleet's, its nodes at its type's price (the fleet's
+     * GPUs in nodes of its pool's size). failures.spares: nodes held beside the job's own,
+     * priced as its nodes are. */
+    int64_t all = st_pools_cluster_gpus(k->whole);
+    f->share = (double)p->gpus / (double)all;
     st_cost_use u = {.gpus = p->gpus + spare_gpus(s, &k->c),
-                     .cluster_gpus = p->gpus,
-                     .cluster_nodes = k->c.nodes,
+                     .cluster_gpus = all,
+                     .cluster_nodes = st_pools_one_node_size(k->whole)
+                                          ? (double)k->whole->nodes
+                                          : (double)all / (double)k->c.gpus_per_node,
                      .node_gpus = k->c.gpus_per_node,
                      .cluster_switch = k->switches,
                      .held_s = f->train_s,
@@ -416,7 +434,7 @@ static void price(const size_count *k, const st_workload_cfg *p, const st_memory
                      .peak_w = isfinite(f->facility_w) ? f->facility_w : 0,
                      .storage_bw_bps = k->tier_bw,
                      .optic_ports = k->optic_ports,
-                     .racks = f->racks,
+                     .racks = st_racks_count(k->whole),
                      .cooling_air_w = isfinite(f->heat.air_w) ? f->heat.air_w : 0,
                      .cooling_liquid_w = isfinite(f->heat.liquid_w) ? f->heat.liquid_w : 0};
     if (p->checkpoint.enabled && k->c.n_tiers > 0) /* as `run` counts a job's checkpoints */
@@ -441,47 +459,46 @@ static int grows_existing(const st_cluster_cfg *c, const st_size_spec *s)
     return s->existing_gpu && strcmp(c->gpu->name, s->existing_gpu->name) == 0;
 }
 
-/* The facility power of r nodes of the kept pool at full draw, and their heat into *heat: each
- * node's base power and its GPUs at their TDP, through the plant's steady facility model (PSUs,
- * distribution, transformers, UPS and cooling plant: models/plant/plant.h). Its own work is not
- * known here, so it is taken at the most it can draw; 0 without a kept pool, nodes or a TDP. */
-static double kept_draw(const st_size_spec *s, int64_t r, st_plant_heat *heat)
+/* What the fleet's nodes outside the job of shape k add to the facility from idle to full draw,
+ * W, and to its heat into *heat: each node's base power and its GPUs at their TDP against at
+ * idle, through the plant's steady facility model (PSUs, distribution, transformers, UPS and
+ * cooling plant: models/plant/plant.h). Their own work is not known here, so it is taken at the
+ * most it can draw; the row's plant has them idle, as `run` does with no job on them. 0 without
+ * a fleet or a TDP. */
+static double kept_draw(const size_count *k, st_plant_heat *heat)
 {
     *heat = (st_plant_heat){0, 0, 0};
-    if (!s->existing || r < 1 || !(s->existing->gpu->tdp_w > 0))
+    if (!k->has_fleet || !(k->whole->gpu->tdp_w > 0))
         return 0;
-    st_cluster_cfg c = *s->existing;
-    c.nodes = r;
-    double node_w = c.node.base_power_w + (double)c.gpus_per_node * c.gpu->tdp_w;
-    st_plant_facility out;
-    st_plant_facility_steady_heat(&c, (double)r * node_w, 0, &out, heat);
-    return out.total_w;
+    st_plant_facility lo, hi;
+    st_plant_heat hlo, hhi;
+    st_plant_facility_steady_heat(k->whole, st__size_fleet_others_w(&k->fleet, k->nodes, 0), 0, &lo,
+                                  &hlo);
+    st_plant_facility_steady_heat(k->whole, st__size_fleet_others_w(&k->fleet, k->nodes, 1), 0, &hi,
+                                  &hhi);
+    *heat = (st_plant_heat){hhi.total_w - hlo.total_w, hhi.air_w - hlo.air_w,
+                            hhi.liquid_w - hlo.liquid_w};
+    return hi.total_w - lo.total_w;
 }
 
-/* f's nodes bought and the fleet the GPU and rack budgets count, on shape c: with an existing
+/* f's nodes bought and the fleet the GPU and rack budgets count, on shape k: with an existing
  * pool of N0 nodes, a shape of n nodes of its type grows it to max(n, N0), buying the excess;
- * one of another type is a pool of its own beside it (N0 + n nodes, each pool's racks its
- * own). Without one, the shape. */
-static void fleet_of(const st_cluster_cfg *c, const st_size_spec *s, st_size_cfg *f)
+ * one of another type is a pool of its own beside it, all n bought. The budgets count the grown
+ * fleet, every pool of the scenario. Without one, the shape. */
+static void fleet_of(const size_count *k, const st_size_spec *s, st_size_cfg *f)
 {
-    int64_t npr = c->racks.nodes_per_rack, n0 = s->existing_nodes, n = f->nodes;
-    /* the kept pool's own racks (a pool's racks by pool may differ from the added type's) */
-    int64_t npr0 = s->existing && s->existing->racks.nodes_per_rack > 0
-                       ? s->existing->racks.nodes_per_rack
-                       : npr;
+    int64_t n0 = s->existing_nodes, n = f->nodes;
     f->added_nodes = n;
-    f->fleet_gpus = f->gpus + spare_gpus(s, c);
+    f->fleet_gpus = f->gpus + spare_gpus(s, &k->c);
     f->fleet_racks = f->racks;
     if (!s->existing_gpu)
         return;
-    int same = grows_existing(c, s);
-    f->kept_w = kept_draw(s, same ? (n < n0 ? n0 - n : 0) : n0, &f->kept_heat);
+    int same = grows_existing(&k->c, s);
     f->added_nodes = same ? (n > n0 ? n - n0 : 0) : n;
-    int64_t fleet = same ? (n > n0 ? n : n0) : n0 + n;
-    /* another type's pool has its own node size (a GB200's trays beside 8-GPU nodes) */
-    int64_t kept_gpus = same ? 0 : n0 * s->existing->gpus_per_node;
-    f->fleet_gpus = (same ? fleet : n) * c->gpus_per_node + kept_gpus + spare_gpus(s, c);
-    f->fleet_racks = same ? (fleet + npr - 1) / npr : (n0 + npr0 - 1) / npr0 + f->racks;
+    f->kept_w = k->kept_w;
+    f->kept_heat = k->kept_heat;
+    f->fleet_gpus = st_pools_cluster_gpus(k->whole) + spare_gpus(s, &k->c);
+    f->fleet_racks = st_racks_count(k->whole);
 }
 
 /* What f buys (bought_usd) and the key it ranks by first (added_key). */
@@ -508,7 +525,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
         return rc;
     double tps = (double)p->global_batch * (double)p->seq_len;
     plant_energy e = {0, 0, 0};
-    *f = (st_size_cfg){.nodes = k->c.nodes,
+    *f = (st_size_cfg){.nodes = k->nodes,
                        .gpus = p->gpus,
                        .tp = p->parallel.tp,
                        .pp = p->parallel.pp,
@@ -521,6 +538,7 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
                        .mem_capacity = m->capacity,
                        .step_s = r.step_time_s,
                        .cost_usd = -1,
+                       .share = 1,
                        .heat = {NAN, NAN, NAN}};
     f->variant = k->variant;
     f->topology = k->c.fabric.topology;
@@ -540,18 +558,19 @@ static int evaluate(size_count *k, const st_workload_cfg *p, const st_memory *m,
     f->train_conf_s = f->train_s * k->conf;
     f->storage_s = st__size_life_storage_s(&k->life, f->work_s, f->train_s, f->ckpt_every_s);
     f->gpu_hours = (double)p->gpus * f->train_s / 3600.0;
-    f->racks = st_racks_count(&k->c);
-    fleet_of(&k->c, s, f);
+    int64_t npr = k->c.racks.nodes_per_rack > 0 ? k->c.racks.nodes_per_rack : 1;
+    f->racks = k->has_fleet ? (k->nodes + npr - 1) / npr : st_racks_count(&k->c);
+    fleet_of(k, s, f);
     f->capex_usd = -1;
     f->per_year_usd = -1;
     f->step = r;
     f->facility_w = NAN;
-    f->power_lb = power_lb(&k->c, &r);
+    f->power_lb = power_lb(&k->c, p->gpus, &r);
     f->junction_c = NAN;
     int in_time = in_time_now(f, s);
     if (plant_now(s, f, in_time)) {
-        f->facility_w = plant_of(&k->c, k->ids, p->gpus, &r, k->optic_w, s, &e, &f->heat);
-        f->junction_c = junction_of(&k->c, k->ids, p->gpus, &r);
+        f->facility_w = plant_of(k->whole, k->cids, p->gpus, &r, k->optic_w, s, &e, &f->heat);
+        f->junction_c = junction_of(k->whole, k->cids, p->gpus, &r);
         f->powered = 1;
     }
     if (s->cost)
@@ -596,8 +615,8 @@ static int try_plan(size_count *k, const st_workload_cfg *p, const st_size_spec 
     *fit = 1;
     if (!k->life_open) { /* the checkpoint's bytes are the model's state, whatever the plan */
         /* on the fabric the step context built from the same shape, not a copy of it */
-        int e = st__size_life_open(&k->life, &k->c, st_step_ctx_topo(k->ctx), p, &m, s->failures,
-                                   k->spare, err);
+        int e = st__size_life_open(&k->life, &k->c, st_step_ctx_topo(k->ctx), k->ids[0], p, &m,
+                                   s->failures, k->spare, err);
         if (e)
             return e;
         k->life_open = 1;
@@ -617,7 +636,7 @@ static int try_plan(size_count *k, const st_workload_cfg *p, const st_size_spec 
 static int search_inner(size_count *k, const st_workload_cfg *w, const st_size_spec *s, plan_axes a,
                         st_size_result *out, st_err *err)
 {
-    int64_t g = k->c.nodes * k->c.gpus_per_node;
+    int64_t g = k->gpus;
     /* a software row's attention kernel is the one it runs on this shape's GPU type */
     int attn = w->software && !w->attention_stated
                    ? (int)st_software_attention(w->software, k->c.gpu)
@@ -650,7 +669,7 @@ static int search_inner(size_count *k, const st_workload_cfg *w, const st_size_s
 static int search_count(size_count *k, const st_workload_cfg *w, const st_size_spec *s,
                         st_size_result *out, st_err *err)
 {
-    int64_t g = k->c.nodes * k->c.gpus_per_node, layers = w->model->layers;
+    int64_t g = k->gpus, layers = w->model->layers;
     int64_t experts = w->model->experts > 0 ? w->model->experts : 1;
     for (int64_t tp = 1; tp <= k->c.nvlink_domain && tp <= g; tp *= 2)
         for (int64_t pp = 1; pp <= layers && tp * pp <= g; pp++) {
@@ -714,7 +733,7 @@ static void variant_of(const st_cluster_cfg *c, const st_size_spec *s, size_t v,
 static int ports_of(size_count *k, st_err *err)
 {
     st_topo *t = NULL;
-    int rc = st_topo_new(&k->c, &t, err);
+    int rc = st_topo_new(k->whole, &t, err);
     if (rc)
         return rc;
     k->switches = st_topo_switches_bought(t, k->c.fabric.switch_ports);
@@ -722,7 +741,7 @@ static int ports_of(size_count *k, st_err *err)
     k->optic_ports = st_forecast_topo_ports(t);
     /* the switches' optics beside the racks, as `strata run` counts them (models/forecast):
      * once for the shape, not once for each configuration the plant runs on it */
-    st_forecast_optics_w(&k->c, k->optic_ports, &k->optic_w);
+    st_forecast_optics_w(k->whole, k->optic_ports, &k->optic_w);
     st_topo_free(t);
     return 0;
 }
@@ -741,6 +760,10 @@ static int fabric_of(size_count *k, st_err *err)
         return rc;
     f->topology = ST_TOPO_FAT_TREE_3;
     f->leaves_per_pod = f->switch_ports / 2;
+    if (k->has_fleet) { /* the fleet's fabric, which the view's copies */
+        k->fleet.c.fabric.topology = f->topology;
+        k->fleet.c.fabric.leaves_per_pod = f->leaves_per_pod;
+    }
     return ports_of(k, err);
 }
 
@@ -776,19 +799,33 @@ static int count_open(size_count *k, const st_cluster_cfg *c, const st_size_spec
     k->variant = v;
     k->tiers = c->n_tiers > 0 ? st_xcalloc((size_t)c->n_tiers, sizeof *k->tiers) : NULL;
     variant_of(c, s, v, tier, k->tiers, &k->c);
-    k->c.nodes = nodes;
+    k->c.nodes = k->nodes = nodes;
+    k->gpus = nodes * k->c.gpus_per_node;
+    k->whole = &k->c;
+    if (s->scenario) { /* the row on the grown fleet, its step on its pool's view */
+        st__size_fleet_init(&k->fleet, s->scenario, s->existing_pool, &k->c, nodes);
+        k->has_fleet = 1;
+        k->c = k->fleet.view;
+        k->whole = &k->fleet.c;
+        k->kept_w = kept_draw(k, &k->kept_heat);
+    }
     if (v < s->n_variants && s->variants[v].ckpt_write_bw > 0) /* a local-nvme tier's per node */
         k->tier_bw = s->variants[v].ckpt_write_bw *
                      (c->tiers[tier].kind == ST_TIER_LOCAL_NVME ? (double)nodes : 1.0);
     k->best = INFINITY;
-    int64_t g = nodes * k->c.gpus_per_node;
+    int64_t g = k->gpus;
     k->band = band_at(s, w, c, k->c.gpu, g, &k->conf);
     k->ids = st_xmalloc((size_t)g * sizeof *k->ids);
-    for (int64_t i = 0; i < g; i++)
-        k->ids[i] = i;
+    k->cids = st_xmalloc((size_t)g * sizeof *k->cids);
+    for (int64_t i = 0; i < g; i++) {
+        k->ids[i] = k->has_fleet ? st__size_fleet_view_gpu(&k->fleet, i) : i;
+        k->cids[i] = k->has_fleet ? st__size_fleet_gpu(&k->fleet, i) : i;
+    }
     int rc = fabric_of(k, err);
     if (!rc)
         rc = st_step_ctx_new_shared(&k->c, memo, &k->ctx, err);
+    if (!rc && k->has_fleet) /* where a placement on its pool, empty, puts it */
+        st_step_ctx_place(k->ctx, k->ids, g);
     if (!rc) /* the rows report no closed-form step */
         st_step_ctx_skip_closed_form(k->ctx);
     return rc;
@@ -798,7 +835,10 @@ static void count_close(size_count *k)
 {
     st_step_ctx_free(k->ctx);
     free(k->ids);
+    free(k->cids);
     free(k->tiers);
+    if (k->has_fleet)
+        st__size_fleet_release(&k->fleet);
 }
 
 /* Ranked: feasible first by objective, then time to train; ties by the plan, so the order is
@@ -889,18 +929,25 @@ static void power_late(const size_late *l, st_size_cfg *f)
 {
     if (f->powered)
         return;
-    st_cluster_cfg shape;
+    st_cluster_cfg shape, *whole = &shape;
+    st__size_fleet fleet = {0};
     variant_of(l->c, l->s, f->variant, -1, NULL, &shape); /* the plant reads no storage tier */
     shape.nodes = f->nodes;
-    shape.fabric.topology = f->topology; /* as the search grew it (fabric_of) */
-    shape.fabric.leaves_per_pod = f->leaves_per_pod;
+    if (l->s->scenario) { /* the grown fleet, as the search ran it (count_open) */
+        st__size_fleet_init(&fleet, l->s->scenario, l->s->existing_pool, &shape, f->nodes);
+        whole = &fleet.c;
+    }
+    whole->fabric.topology = f->topology; /* as the search grew it (fabric_of) */
+    whole->fabric.leaves_per_pod = f->leaves_per_pod;
     int64_t *ids = st_xmalloc((size_t)f->gpus * sizeof *ids);
     for (int64_t i = 0; i < f->gpus; i++)
-        ids[i] = i;
+        ids[i] = l->s->scenario ? st__size_fleet_gpu(&fleet, i) : i;
     plant_energy e;
-    f->facility_w = plant_of(&shape, ids, f->gpus, &f->step, f->optic_w, l->s, &e, &f->heat);
-    f->junction_c = junction_of(&shape, ids, f->gpus, &f->step);
+    f->facility_w = plant_of(whole, ids, f->gpus, &f->step, f->optic_w, l->s, &e, &f->heat);
+    f->junction_c = junction_of(whole, ids, f->gpus, &f->step);
     free(ids);
+    if (l->s->scenario)
+        st__size_fleet_release(&fleet);
     f->powered = 1;
     f->binds = binds_of(f, l->s);
 }

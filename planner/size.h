@@ -120,7 +120,13 @@ typedef struct st_size_spec {
     const st_gpu_spec *existing_gpu;
     int64_t existing_nodes;
     const st_cluster_cfg *existing; /* the kept pool as a cluster of its own (its nodes, type,
-                                       node power, facility): its draw beside each row */
+                                       node power, facility) */
+    /* With existing: the scenario's cluster (every pool) and the kept pool's index in it. Each
+     * row runs on the grown fleet (planner/size_fleet.h), every pool of the scenario with the
+     * kept one grown or a new one added, so its step, plant and cost are what `strata run`
+     * gives that fleet with the row's job alone on it. */
+    const st_cluster_cfg *scenario;
+    int existing_pool;
     size_t rows; /* the ranked rows that must be complete besides the front (a caller printing
                     the top N passes N); 0: every row. The plant model, most of a
                     configuration's time, then runs only where its answer is needed. */
@@ -161,9 +167,10 @@ typedef struct st_size_cfg {
                                 < 0 unknown */
     double added_key;        /* ranks feasible rows before the objective: bought_usd with
                                 spec->existing_gpu (unknown: INFINITY), else 0 */
-    double kept_w;           /* with spec->existing_gpu: the facility power of the kept pool's nodes
-                                outside the row's shape at full draw (every GPU at its TDP), which a
-                                power budget counts beside facility_w; else 0 */
+    double kept_w;           /* with spec->existing_gpu: what the fleet's nodes outside the row's
+                                job add to its facility power from idle (as facility_w has them)
+                                to full draw (every GPU at its TDP), which a power budget counts
+                                beside facility_w; else 0 */
     st_plant_heat kept_heat; /* their heat, which the cooling budgets count beside heat; 0s */
     double capex_usd;        /* the shape's nodes and switches at the cost: prices; < 0 unknown */
     const char *price_source;   /* where the price of its GPU type that sets its cost comes from
@@ -180,7 +187,10 @@ typedef struct st_size_cfg {
     st_cost_result breakdown;   /* cost_usd's parts (models/cost/cost.h), when cost_usd >= 0 */
     double node_price_usd;      /* its GPU type's node price (< 0 unknown), as capex_usd takes */
     double switch_price_usd;    /* the price of each of its switches (< 0 unknown) */
-    int64_t switches;           /* the network switches its shape buys (topo.h) */
+    int64_t switches;           /* the network switches its shape buys (topo.h); under --existing
+                                   the grown fleet's */
+    double share;               /* its share of the switches, racks, cooling and staff: its GPUs
+                                   over the cluster's (1, or under --existing the fleet's) */
     double facility_w;          /* the plant's facility peak; NaN (unknown) past spec->rows and
                                    off the front when spec->rows > 0, binds then not final either */
     double power_lb;     /* a lower bound on facility_w without the plant (size.c), 0: none */

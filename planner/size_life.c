@@ -82,7 +82,7 @@ static double spares_blocked(const st_placement *at, const st_failures_cfg *f, i
     return b;
 }
 
-int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_topo *t,
+int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_topo *t, int64_t first,
                        const st_workload_cfg *p, const st_memory *m, const st_failures_cfg *f,
                        st_maxmin **spare, st_err *err)
 {
@@ -91,7 +91,7 @@ int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_topo 
         return 0;
     int rc = 0;
     st_placement at;
-    st_placement_init_range(&at, t, c, 0, p->gpus);
+    st_placement_init_range(&at, t, c, first, p->gpus);
     int n = 0;
     st_life_class *cl = classes_of(&at, f, &n);
     double *loss = st_xcalloc((size_t)n + 1, sizeof *loss);

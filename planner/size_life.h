@@ -32,11 +32,12 @@ typedef struct st__size_life {
     st_ckpt_plan plan;
 } st__size_life;
 
-/* The failure terms of plan p (holding GPUs 0 .. p->gpus - 1 of shape c, its fabric t, memory
+/* The failure terms of plan p (holding GPUs first .. first + p->gpus - 1 of shape c, its
+ * fabric t, memory
  * m) under the failures f (NULL or no classes: l->on = 0), the checkpoint's storage runs on the
  * max-min solver *spare holds (st_storage_checkpoint_reuse). Returns 0, or the storage model's
  * error. */
-int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_topo *t,
+int st__size_life_open(st__size_life *l, const st_cluster_cfg *c, const st_topo *t, int64_t first,
                        const st_workload_cfg *p, const st_memory *m, const st_failures_cfg *f,
                        st_maxmin **spare, st_err *err);
 

@@ -587,7 +587,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "ranked[].added_nodes", NU, OPT, "Nodes added"),
     F(ST_DOC_SIZE, "ranked[].added_gpu", TX, OPT, "GPU type added"),
     F(ST_DOC_SIZE, "ranked[].bought_usd", MO, OPT | ST_FIG_NULLABLE, "Purchase price of what is added"),
-    F(ST_DOC_SIZE, "ranked[].kept_facility_w", PW, OPT, "Facility power of the pool kept beside it"),
+    F(ST_DOC_SIZE, "ranked[].kept_facility_w", PW, OPT, "Facility power the fleet's other nodes add at full draw"),
     F(ST_DOC_SIZE, "ranked[].topology", TX, 0, "Fabric topology"),
     F(ST_DOC_SIZE, "ranked[].feasible", BO, 0, "Meets deadline and budgets"),
     F(ST_DOC_SIZE, "ranked[].front", BO, 0, "On the Pareto front"),

@@ -266,11 +266,15 @@ static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, s
     put(b, "  rank %zu%s%s: ", rank, *name ? " " : "", name);
     free(var.s);
     if (row_delivery(rp, f) == ST_DELIVERY_ON_PREM) {
-        put(b, "%s %lld node%s x %.6g + %lld switch%s x %.6g", rp->existing ? "priced" : "bought",
-            (long long)f->nodes, st_plural_s(f->nodes), f->node_price_usd, (long long)f->switches,
-            f->switches == 1 ? "" : "es", f->switch_price_usd);
-        if (f->capex_usd >
-            (double)f->nodes * f->node_price_usd + (double)f->switches * f->switch_price_usd)
+        /* under --existing the grown fleet's switches, its share of them its GPUs' */
+        put(b, "%s %lld node%s x %.6g + ", rp->existing ? "priced" : "bought", (long long)f->nodes,
+            st_plural_s(f->nodes), f->node_price_usd);
+        if (f->share < 1)
+            put(b, "%.4g of ", f->share);
+        put(b, "%lld switch%s x %.6g", (long long)f->switches, f->switches == 1 ? "" : "es",
+            f->switch_price_usd);
+        if (f->capex_usd > (double)f->nodes * f->node_price_usd +
+                               f->share * (double)f->switches * f->switch_price_usd)
             text_parts(b, c);
         put(b, " = %s; over %s: ", st_fig_money(f->capex_usd, m[0], sizeof m[0]), over);
         put(b, "capex %s + maintenance %s + energy %s + demand %s + staff %s + flash wear %s",
@@ -602,8 +606,8 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
         put(b,
             "existing pool %s kept: %lld node%s of %s; a row of its type grows it, one of another "
             "type is a new pool; ranked by what each buys (bought_usd: its added nodes' share of "
-            "its capex), then by %s; power and cooling budgets count the kept nodes outside a "
-            "row at full draw (kept_MW)\n",
+            "its capex), then by %s; each row runs on the grown fleet, every pool; power and "
+            "cooling budgets add what its other nodes draw from idle to full (kept_MW)\n",
             rp->existing, (long long)rp->spec->existing_nodes,
             st_plural_s(rp->spec->existing_nodes), rp->spec->existing_gpu->name, rp->goal);
     text_none_meets(b, rp, r);

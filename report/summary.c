@@ -817,6 +817,10 @@ char *st_summary_size(const cJSON *t, const st_size_result *res)
         feasible += res->cfg[i].feasible != 0;
     if (!best)
         fprintf(out, "No configuration could be evaluated");
+    else if (cJSON_IsTrue(get(best, "feasible")) && get(t, "existing"))
+        /* --existing ranks by what a row buys before the goal (docs/guide/sizing.md): the first
+         * row buys the least, not the least cost or GPU-hours of all */
+        fprintf(out, "First by what it buys (bought_usd), then by the %s goal: ", str(t, "goal"));
     else if (cJSON_IsTrue(get(best, "feasible")))
         fprintf(out, "Best for the %s goal: ", str(t, "goal"));
     else
