@@ -217,9 +217,10 @@ ok 'cmp -s "$tmp/z.out" "$tmp/z.json" && grep -q "^Pareto front" "$tmp/z.txt"' "
 "$strata" run scenarios/examples/mixed-h100-b200.yaml --format markdown >"$tmp/m.md" 2>/dev/null
 ok 'sed -n 3p "$tmp/m.md" | grep -q "on 3072 GPUs (2048 h100-sxm, 1024 b200)" && grep -q "; 384 nodes in pools h100 (256 nodes, 2048 h100-sxm), b200 (128 nodes, 1024 b200)$" "$tmp/m.md"' "run: a mixed cluster's summary names each pool's type"
 
-# size --existing: the answer in words says what to add to the pool kept.
+# size --existing: the answer in words says what to add to the pool kept, and that the first row
+# is first by what it buys, not the cost goal's best (a row that buys more may cost less).
 "$strata" size scenarios/examples/mixed-h100-b200.yaml --existing h100 --workload 70b-h100 --deadline 1.5h --format markdown >"$tmp/e.md" 2>/dev/null
-ok 'sed -n 3p "$tmp/e.md" | grep -q "^Best for the cost goal: add 256 nodes of h100-sxm (70,140,000 USD) to the 256 nodes of pool h100: 4096 GPUs"' "size --existing: the summary says what to add"
+ok 'sed -n 3p "$tmp/e.md" | grep -q "^First by what it buys (bought_usd), then by the cost goal: add 256 nodes of h100-sxm (70,140,000 USD) to the 256 nodes of pool h100: 4096 GPUs"' "size --existing: the summary says what to add"
 
 # a job across pools: a capex part no pool's prices name is not priced (null), as a one-pool
 # job's is, not 0
