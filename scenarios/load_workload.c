@@ -477,7 +477,7 @@ static int check_fp4(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)
     return 0;
 }
 
-/* Sliding windows are modelled on the fused kernels only (models/silicon/ops.c): the unfused
+/* Sliding windows are modelled on the fused kernels only (models/silicon/ops_attn.c): the unfused
  * core's s x s score GEMMs and softmax would need a banded layout Megatron-LM's unfused path
  * does not have, so `attention: unfused` with a windowed model is refused. */
 static int check_window_attention(st_ld *ld, const st_ynode *n, const st_workload_cfg *w)

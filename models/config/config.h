@@ -698,7 +698,7 @@ extern const char *const st_moe_dispatcher_names[];
  *   fused  one kernel, as Megatron-LM's and Transformer Engine's fused kernels, torch.compile's
  *          generated ones, or a fused library kernel (Triton, Apex) do
  *   eager  PyTorch eager mode: each tensor operation of the model's code is its own kernel,
- *          reading its inputs from and writing its output to HBM (models/silicon/ops.c) */
+ *          reading its inputs from and writing its output to HBM (models/silicon/ops_dims.c) */
 #define ST_KERNELS(X) X(ST_KERNELS_FUSED, "fused") X(ST_KERNELS_EAGER, "eager")
 typedef enum st_kernels { ST_KERNELS(ST__ENUM_VALUE) } st_kernels;
 extern const char *const st_kernels_names[];

@@ -42,8 +42,8 @@ static int64_t pp_of(const st_workload_cfg *w)
  * replicas of one GPU (attention data parallelism, which the loader requires at tp 1), ep
  * replicas share each layer's experts, experts / ep whole on each, as training's expert
  * parallelism spreads them over data-parallel ranks: each rank its own T tokens, its local
- * experts the k T ep / experts rows the group routes to each (models/silicon/ops.c,
- * moe_mlp). */
+ * experts the k T ep / experts rows the group routes to each (models/silicon/ops_moe.c,
+ * st__ops_moe_mlp). */
 static void experts_of(st_parallel_cfg *p, const st_workload_cfg *w)
 {
     if (w->model->experts <= 0)

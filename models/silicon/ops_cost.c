@@ -1,7 +1,7 @@
 /* The costs of one layer, of the embedding and output layer and of the MTP block on one GPU,
- * summed from the operator graph ops.c builds and times: forward, backward and recompute times
- * and FLOPs, and the tensor-, expert- and expert-tensor-parallel collectives with the GEMMs
- * Transformer Engine hides them behind. docs/models/step-ops.md gives the sources. */
+ * summed from the operator graph ops.c builds and ops_roofline.c times: forward, backward and
+ * recompute times and FLOPs, and the tensor-, expert- and expert-tensor-parallel collectives with
+ * the GEMMs Transformer Engine hides them behind. docs/models/step-ops.md gives the sources. */
 #include <string.h>
 
 #include "models/silicon/dispatch.h"

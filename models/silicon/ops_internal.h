@@ -1,13 +1,45 @@
-/* Shared between the operator graph's files: one micro-batch's widths and token counts, and the
- * GEMM timings the layer costs reuse. Internal to models/silicon/ (ops.c builds and times the
- * graph; ops_cost.c sums it into a layer's costs and collectives). */
+/* Shared between the operator graph's files: the graph's byte counts, one micro-batch's widths
+ * and token counts, the builder that times each operator as it is pushed, the layer's parts and
+ * the GEMM timings the layer costs reuse. Internal to models/silicon/ (ops.c assembles the
+ * graphs from the parts in ops_attn.c and ops_moe.c, built with ops_build.c, sized by
+ * ops_dims.c and timed by ops_roofline.c; ops_cost.c sums them into a layer's costs and
+ * collectives). */
 #ifndef ST_MODELS_SILICON_OPS_INTERNAL_H
 #define ST_MODELS_SILICON_OPS_INTERNAL_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "models/silicon/ops.h"
+#include "models/silicon/ops_quant.h"
+
+/* Bytes per element of the memory-bound operators and the other byte counts of the graph, in
+ * one table, st__ops_B (ops_dims.c gives each value with its source). */
+typedef struct st__ops_byte_table {
+    double norm;      /* LayerNorm / RMSNorm: read x, write y (2 + 2); statistics are noise */
+    double bda;       /* Megatron's fused bias-dropout-add: read x and residual, write out */
+    double drop_mask; /* plus the dropout mask, 1 byte per element (Korthikanti §4.1) */
+    double rope;      /* fused rotary embedding: read and write q and k */
+    double gelu;      /* fused bias-GeLU: read and write f elements */
+    double swiglu;    /* SwiGLU: read gate and up (2 + 2), write their product (2) per f */
+    double dropout;   /* stand-alone dropout: read, write, mask */
+    double lookup;    /* embedding gather: read a row, write it */
+    double pos_add;   /* adding the learned position rows: read 2 + 2, write 2 */
+    double xent;      /* per logit: see st__ops_B */
+    double wgrad_out; /* per weight-gradient element: see st__ops_B */
+    double wgrad_sep; /* the same with grad_accum: separate: see st__ops_B */
+    double bwd;       /* backward of a memory operator against its forward */
+    /* kernels: eager, where PyTorch's eager mode costs more than the fused kernel: */
+    double norm_eager;   /* a composite RMSNorm */
+    double rope_eager;   /* the rotary embedding as complex multiplication */
+    double swiglu_eager; /* F.silu(gate) * up */
+    double bda_eager;    /* dropout, then the residual add, with dropout */
+    double permute;      /* MoE: per element of a token row moved by the (un)permutation */
+    double router_topk;  /* MoE: per router logit, the top-k and softmax kernel */
+} st__ops_byte_table;
+
+extern const st__ops_byte_table st__ops_B;
 
 /* One micro-batch on one GPU: token counts and the widths each TP rank holds. */
 typedef struct dims {
@@ -47,6 +79,11 @@ typedef struct dims {
 /* FlashAttention's query block: 128 rows for head dims up to 128 (FlashAttention-3's
  * tile_size_fwd_sm90; FlashAttention-2's kBlockM on A100; cuDNN's TILE_M=128 on sm100). */
 #define ST__ATTN_BLOCK 128.0
+
+/* The FLOP convention of FlashAttention's benchmarks: the backward kernel does 2.5x the
+ * forward's FLOPs (five matmuls against two, Dao 2023 §4.1), causal masking halves both. */
+#define ST__ATTN_BWD_FACTOR   2.5
+#define ST__ATTN_CAUSAL_SHARE 0.5
 
 /* The keys at which a sliding-window core reads its kernel's sweep: a block of ST__ATTN_BLOCK
  * queries spans its window and its own rows, W + 128 keys, of which each query uses W, as a
@@ -89,5 +126,50 @@ double st__ops_time_forward(const st_gpu_spec *gpu, st_op *op);
 
 double st__ops_gemm_pass(const st_workload_cfg *w, const st_gpu_spec *gpu, const st_op *op,
                          int which, int splits);
+
+/* ---- Building a graph (ops_build.c) -------------------------------------------------------- */
+
+/* A graph being built into the caller's ops: every operator is timed on gpu as it is pushed and
+ * counted in n, and stored while n < cap (a caller with too small an array learns the size). */
+typedef struct builder {
+    const st_gpu_spec *gpu;
+    st_op *ops;
+    size_t cap, n;
+} builder;
+
+/* Time op forward on g's GPU and append it. */
+void st__ops_push(builder *g, st_op op);
+
+/* A GEMM Y[m x n] = X[m x k] W[k x n] at prec, with no quantisation of its own. */
+void st__ops_gemm(builder *g, const char *name, st_precision prec, double m, double n, double k);
+
+/* A linear layer of d's precision, with its FP8 casts (x_rows of x's, produced by x_feed;
+ * dy_rows of the output gradient's) timed beside it. */
+void st__ops_linear(builder *g, const dims *d, const char *name, double m, double n, double k,
+                    double x_rows, st__ops_feed x_feed, double dy_rows);
+
+/* A grouped GEMM of d's expert precision: `count` GEMMs of m x n x k, one per local expert. */
+void st__ops_grouped(builder *g, const dims *d, const char *name, double count, double m, double n,
+                     double k);
+
+/* A memory-bound operator of `bytes` HBM traffic. */
+void st__ops_memory(builder *g, const char *name, double bytes);
+
+/* Mark the operators pushed since `from` as the attention core (st_op.attn_core). */
+void st__ops_mark_core(builder *g, size_t from);
+
+/* ---- The layer's parts (ops_attn.c, ops_moe.c) --------------------------------------------- */
+
+/* The fused attention core of d with the workload's kernel (st_attention) and cuDNN release. */
+void st__ops_attention(builder *g, const dims *d, int kernel, int release);
+
+/* The pre-FlashAttention core, its operators marked as the core. */
+void st__ops_attention_unfused(builder *g, const dims *d);
+
+/* MLA's projections and rotary embedding, in place of the qkv linear layer. */
+void st__ops_mla_projections(builder *g, const dims *d);
+
+/* A mixture-of-experts layer's MLP: shared experts, router, permutation, the local experts. */
+void st__ops_moe_mlp(builder *g, const dims *d);
 
 #endif

@@ -1,6 +1,6 @@
 /* The HBM traffic of FP8 quantisation (Transformer Engine's recipes), beside the operator graph
- * of models/silicon/ops.c that times it with each linear layer. docs/models/step-ops.md, "FP8
- * quantisation", has the table. */
+ * of models/silicon/ops_build.c, which times it with each linear layer. docs/models/step-ops.md,
+ * "FP8 quantisation", has the table. */
 #include "models/silicon/ops_quant.h"
 
 #include "models/silicon/gpu.h"

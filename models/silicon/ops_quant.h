@@ -1,5 +1,5 @@
-/* Internal to models/silicon: the FP8 quantisation traffic the operator graph (ops.c) adds to
- * each linear layer under precision: fp8. */
+/* Internal to models/silicon: the FP8 quantisation traffic the operator graph (ops_build.c) adds
+ * to each linear layer under precision: fp8. */
 #ifndef ST_SILICON_OPS_QUANT_H
 #define ST_SILICON_OPS_QUANT_H
 

@@ -130,7 +130,7 @@ static st_scn *b200_70b(const char *p)
         p);
 }
 
-/* NVFP4 weights: the linear layers at 0.5625 bytes a parameter (models/silicon/ops.c), the
+/* NVFP4 weights: the linear layers at 0.5625 bytes a parameter (models/silicon/ops_roofline.c), the
  * embedding and output layer kept in BF16, as under FP8 at 1 byte; BF16 gives the parameters
  * P, FP8 the edges E (w8 = P + E), so w4 = 0.5625 (P - E) + 2 E. The freed memory holds more
  * of the cache, and the same batch of 400 decodes faster (18%: the weights read in half the

@@ -138,8 +138,8 @@ START_TEST(test_roofline_memory_ops_are_memory_bound_big_gemms_compute_bound)
     double compute =
         qkv->flops / (st_gemm_efficiency(g, ST_PREC_BF16, qkv->m, qkv->n, qkv->k) *
                       st_gpu_peak(g, ST_PREC_BF16) * st_gpu_sustained(g, ST_PREC_BF16));
-    /* a GEMM's compute and memory times add in quadrature (ops.c, gemm_time): here its memory
-     * time is a few percent of its compute, which it lengthens by a fraction of a percent */
+    /* a GEMM's compute and memory times add in quadrature (ops_roofline.c, gemm_time): here its
+     * memory time is a few percent of its compute, which it lengthens by a fraction of a percent */
     double mem = qkv->bytes / (st_hbm_efficiency(g) * g->hbm_bw);
     ASSERT_REL(qkv->time_s, hypot(compute, mem) + st_kernel_boundary_s(g), 1e-12);
     ck_assert(qkv->time_s < 1.05 * compute);
@@ -607,7 +607,8 @@ START_TEST(test_backward_is_dgrad_plus_wgrad)
     const st_op *fc2 = find_op(ops, n, "fc2"), *norm = find_op(ops, n, "norm1");
     double peak = st_gpu_peak(g, ST_PREC_BF16) * st_gpu_sustained(g, ST_PREC_BF16);
     /* dgrad is a forward GEMM of its shape; wgrad is its compute, lengthened by its memory time
-     * (its fp32 main gradient accumulated) in quadrature (ops.c, gemm_time): about 1% here */
+     * (its fp32 main gradient accumulated) in quadrature (ops_roofline.c, gemm_time): about 1% here
+     */
     double dgrad = st_ops_gemm_time(g, ST_PREC_BF16, fc2->m, fc2->k, fc2->n);
     double wgrad =
         fc2->flops / (st_gemm_efficiency(g, ST_PREC_BF16, fc2->k, fc2->n, fc2->m) * peak);

@@ -142,7 +142,7 @@ START_TEST(test_expert_gradients_reduce_over_edp)
 }
 END_TEST
 
-/* The routing imbalance's calibration and its evaluation (models/silicon/ops.c,
+/* The routing imbalance's calibration and its evaluation (models/silicon/ops_moe.c,
  * MOE_IMBALANCE_DEFAULT): the Megatron MoE Model Zoo's Qwen3-235B-A22B on 256 H100 (TP 4, PP 8,
  * VPP 4, EP 8, global batch 256) ran 295, 335, 368 and 389 TFLOP/s per GPU with forced balance
  * and 237, 277, 320 and 357 with real dropless routing at 16k, 32k, 64k and 128k tokens (CP 1,
