@@ -277,9 +277,9 @@ static void job_energy(const st_run_spec *sp, const st__pool_steps *ps, st_run *
         double step = f->step.step_time_s, steps = f->has_life ? (double)f->steps : 0;
         if (!f->has_life || !(step > 0))
             continue;
-        /* The work lost is redone (under `scope: cluster` the life holds the run's: run_lives.c,
-         * take_run_failures), and the run's failures' detection, restarts and restores leave
-         * its GPUs without a step. */
+        /* The work lost is redone (under `scope: cluster` the life holds the run's:
+         * run_lives_record.c, take_run_failures), and the run's failures' detection, restarts and
+         * restores leave its GPUs without a step. */
         const st_cluster_job_out *o = st__run_cluster_failures(sp, out, p->id);
         double lost = f->life.lost_work_s;
         double down = f->life.downtime_s + (o ? o->failed_s - o->lost_work_s : 0);
