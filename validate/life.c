@@ -16,7 +16,7 @@
 
 /* Replicas behind a scenario case's interruptions and goodput: enough that the mean's 95%
  * interval is about +-1.4 interruptions for Llama 3 (band +-40). Whole checkpoint cycles between
- * failures are jumped over (models/reliability/lifetime.c), so this stays well under a second. */
+ * failures are jumped over (models/reliability/life_cycle.c), so this stays well under a second. */
 #define CASE_REPLICAS 1000
 /* Replicas of each Monte Carlo row: the 1,000. */
 #define MC_REPLICAS 1000

@@ -18,7 +18,7 @@ typedef struct st_limit {
 } st_limit;
 
 /* The engine's clock is int64 nanoseconds (sim/evq.h: 2^63 ns, about 292 years). The life model
- * (models/reliability/lifetime.c) caps every duration at 2^61 ns and its clock at 2^62 ns, so
+ * (models/reliability/life_spec.c) caps every duration at 2^61 ns and its clock at 2^62 ns, so
  * the clock plus any one duration stays below 2^63: 2^61 ns = 2305843009.213693952 s, 73.12
  * years of 365 days. */
 #define ST_LIM_SPAN_S 2305843009.213693952

@@ -124,7 +124,8 @@ static int too_many_failures(st_sched_view *v, const st_outage_class *oc)
  * cluster's GPUs, plus the longest estimate: the run's length were the cluster kept busy),
  * refused past the cap: a rate such as a GPU MTBF of 1 ns would
  * otherwise be drawn failure by failure (the life model refuses a job's own rate likewise,
- * from its expected wall time, models/reliability/lifetime.c check_finishes). */
+ * from its expected wall time, models/reliability/life_check.c,
+ * st__life_check_finishes). */
 static int check_rates(st_sched_view *v)
 {
     const st_outage_spec *os = v->sp->outages;
