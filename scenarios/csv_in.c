@@ -104,32 +104,22 @@ static int skip_rest(st_csv *c, char *why, size_t n)
     }
 }
 
-/* The file's line end from its first one: '\n' for LF and CRLF (and a file of one line), '\r' for
- * a CR alone (outside quotes) with no LF after it in the whole file or in the line's longest after
- * it. 0 while more must be read to know. A file of CR line ends read as one line before, and was
- * refused. */
+/* The file's line end, from its start once the buffer is full or holds the whole file (0 until
+ * then): '\r' where lone CRs (no LF after them) outnumber LFs there, as in a file of CR line ends
+ * (one LF at its end, as an editor adds, does not change that), else '\n' for LF and CRLF: a
+ * stray CR in a file of LF lines is a byte of its line (the header's check names it). A file of
+ * CR line ends read as one line before, and was refused. */
 static char line_end(const st_csv *c)
 {
+    if (!c->eof && c->end < c->cap) /* fill: a full buffer reads 0 bytes, not the file's end */
+        return 0;
     const char *s = c->buf + c->start, *e = c->buf + c->end;
-    int quoted = 0; /* a CR inside a quoted field is the field's, not a line's end */
+    size_t lf = 0, cr = 0;
     for (const char *q = s; q < e; q++) {
-        quoted ^= *q == '"';
-        if (*q == '\n')
-            return '\n';
-        if (*q == '\r' && quoted)
-            continue;
-        if (*q == '\r' && q + 1 < e && q[1] == '\n')
-            return '\n';
-        /* a lone CR: the file's line end where no LF follows in what is read, else a stray CR
-         * in a line that ends in LF (the header's check names it) */
-        if (*q == '\r' && memchr(q, '\n', (size_t)(e - q)))
-            return '\n';
-        if (*q == '\r')
-            return c->eof || e - q > ST_CSV_MAX_LINE ? '\r' : 0;
-        if (q - s >= ST_CSV_MAX_LINE) /* past a line's longest: it ends in LF */
-            return '\n';
+        lf += *q == '\n';
+        cr += *q == '\r' && !(q + 1 < e && q[1] == '\n');
     }
-    return c->eof ? '\n' : 0;
+    return cr > lf ? '\r' : '\n';
 }
 
 int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n)
@@ -162,6 +152,8 @@ int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n)
             c->start += nl ? l + 1 : l;
             *p = s;
             *len = l > 0 && s[l - 1] == '\r' ? l - 1 : l;
+            if (c->eol == '\r' && *len > 0 && s[0] == '\n') /* a CRLF among CR line ends */
+                *p = s + 1, --*len;
             /* the UTF-8 byte-order mark spreadsheets write first (Excel's "CSV UTF-8") is not
              * part of the header's first name: it read "no column 'arrival'" (a fuzzing find) */
             if (c->line == 0 && *len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))

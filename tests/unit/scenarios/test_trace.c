@@ -282,6 +282,41 @@ static st_scn *with_abs_trace(const char *path, const char *format, const char *
     return s;
 }
 
+/* A file of CR line ends that ends in CRLF (an editor's last line end) is read as CR lines; one
+ * whose header is exactly the longest line (64 KiB) is read whole: the reader decided the line
+ * end from a full buffer's read of 0 bytes, took it for the file's end, and dropped every row
+ * past the first 128 KiB without a word (a review find). */
+START_TEST(test_cr_lines_with_a_crlf_end_and_a_longest_header)
+{
+    char path[64];
+    st_diag d;
+    temp_csv("submit,duration,gpus\r0,2 h,8\r1 min,2 h,16\r\n", path, sizeof path);
+    st_scn *s = with_abs_trace(path, "csv", "", &d);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(st_scn_trace(s)->n_jobs, 2);
+    ck_assert_int_eq(st_scn_trace(s)->jobs[1].gpus, 16);
+    st_scn_free(s);
+    unlink(path);
+    size_t rows = 20000, head = 65536, cap = head + 1 + rows * 16 + 1, at;
+    char *text = malloc(cap);
+    at = (size_t)snprintf(text, cap, "submit,duration,gpus,");
+    memset(text + at, 'x', head - at);
+    at = head;
+    text[at++] = '\r';
+    for (size_t i = 0; i < rows; i++)
+        at += (size_t)snprintf(text + at, cap - at, "%zu,1 h,8\r", i);
+    text[at] = '\0';
+    temp_csv(text, path, sizeof path);
+    free(text);
+    s = with_abs_trace(path, "csv", "", &d);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(st_scn_trace(s)->n_jobs, rows);
+    ck_assert_uint_eq(st_scn_trace(s)->skipped, 0);
+    st_scn_free(s);
+    unlink(path);
+}
+END_TEST
+
 /* Every row malformed: the error at the `file` key, then each row's reason as an error at its
  * row and column, worded as refuse words it. Before, the error alone said "every row was
  * skipped", and the rows' warnings, of a scenario that did not load, were never printed. */
@@ -475,6 +510,7 @@ Suite *trace_suite(void)
     tcase_add_test(tc, test_muri_malformed_rows_and_units);
     tcase_add_test(tc, test_csv_crlf_and_units);
     tcase_add_test(tc, test_cr_only_lines_are_read);
+    tcase_add_test(tc, test_cr_lines_with_a_crlf_end_and_a_longest_header);
     tcase_add_test(tc, test_malformed_rows_are_skipped_with_their_line);
     tcase_add_test(tc, test_quoted_fields_are_read);
     tcase_add_test(tc, test_malformed_rows_refused_by_the_flag);
