@@ -606,7 +606,7 @@ static const void *job_source(const st_fig *f, const st_run *run, size_t i)
     int serving = run->serve && run->serve[i].w;
     if (serving && f->src == ST_SRC_COST) /* its TCO, as a training job's */
         return run->serve[i].r.has_cost ? &run->serve[i].cost : NULL;
-    if (serving) /* an inference job has its serving figures alone, and its cost */
+    if (serving && f->src != ST_SRC_JOB_ENERGY) /* its serving figures, cost and energy alone */
         return serve_source(f->src, &run->serve[i]);
     if (serve_src(f->src))
         return NULL;

@@ -782,5 +782,13 @@ expect "a non-UTF-8 file name in a reason" 'plan\xff.yaml:14:15: error:' \
 "$strata" sweep "$bad_name" --set 'workloads[finetune].parallel.tp=2,4' --format json -o "$tmp/u8.json" 2>"$tmp/u8.err"
 expect "a non-UTF-8 file name: the journal's rows taken back" "0 strata sweep: 2 points: 2 from the journal, 0 computed on 1 worker" \
     "$? $(sed 's/ in [0-9.]* s$//' "$tmp/u8.err")"
+# a service's power.energy_j is run's figure in a sweep too (it was left empty)
+cp "$src/scenarios/examples/serve-beside-training.yaml" "$tmp/sbt.yaml"
+sweep_e=$("$strata" sweep "$tmp/sbt.yaml" --set seed=1 --columns power.energy_j 2>/dev/null |
+    awk -F, 'NR == 2 {print $4}')
+run_e=$("$strata" run "$tmp/sbt.yaml" --format json 2>/dev/null | python3 -c '
+import json, sys
+print(repr([j for j in json.load(sys.stdin)["jobs"] if j["name"] == "chat"][0]["power"]["energy_j"]))')
+expect "a service's power.energy_j in a sweep is run's" "$run_e" "$sweep_e"
 echo "$n checks, $fail failed"
 [ $fail -eq 0 ]
