@@ -522,11 +522,16 @@ static int header(const char *path, const char *p, size_t len, int *at, st_err *
                 at[k] = i;
             }
     for (int k = 0; k < COL_TIME; k++)
-        if (at[k] < 0)
-            return st_err_set(err, ST_EINVAL, (st_loc){path, 1, 1},
-                              "expected a header naming m, n, k, precision and time_us or "
-                              "tflops; '%s' is missing",
-                              col_names[k]);
+        if (at[k] < 0) { /* said as a trace's header is: at the cause, with what was found */
+            st_diag d = {0};
+            char what[320];
+            snprintf(what, sizeof what,
+                     "GEMM sweep '%s' (m, n, k, precision and time_us or tflops)", path);
+            st_csv_no_column(&d, path, 1, p, len, what, col_names[k], col_names, N_COLS);
+            if (err)
+                *err = d.items[0];
+            return d.items[0].code;
+        }
     if (at[COL_TIME] < 0 && at[COL_TFLOPS] < 0)
         return st_err_set(err, ST_EINVAL, (st_loc){path, 1, 1},
                           "expected a time_us or a tflops column in the header");

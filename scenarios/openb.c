@@ -100,10 +100,12 @@ static int open_csv(csv *c, const char *path, const char *const *want, int n, st
                        "to read is unclear",
                        (int)st_utf8_fit(c->f[dup], c->len[dup], 64), c->f[dup], first + 1, dup + 1);
     for (int k = 0; k < n; k++)
-        if (c->col[k] < 0)
-            return st_diag_add(d, ST_EINVAL, (st_loc){path, 1, 1},
-                               "the header row has no column '%s'", want[k]),
-                   -1;
+        if (c->col[k] < 0) { /* as a trace's header says it: at the cause, with what it holds */
+            size_t hl = c->nf > 0 ? (size_t)(c->f[c->nf - 1] + c->len[c->nf - 1] - c->line) : 0;
+            char what[320];
+            snprintf(what, sizeof what, "openb file '%s'", path);
+            return st_csv_no_column(d, path, c->in.line, c->line, hl, what, want[k], want, n);
+        }
     return 0;
 }
 

@@ -247,6 +247,14 @@ gemm noprec 'm,n,k,time_us,precision\n8192,8192,8192,1500\n'
 expect "a missing precision exits 2" 2 $?
 grep -q "noprec.csv:2:20: error: expected 5 fields, as the header has, found 4" "$tmp/e" ||
     bad "missing precision: message $(cat "$tmp/e")"
+# A header without a column is said as a trace's is, at the cause with what it found (it was
+# "expected a header naming m, n, k, precision and time_us or tflops; 'm' is missing")
+gemm upper 'M,N,K,precision,time_us\n8192,8192,8192,bf16,1500\n'
+grep -q "upper.csv:1:1: error: GEMM sweep '.*upper.csv' (m, n, k, precision and time_us or tflops) has no column 'm' in its header row; it has 'M': column names are case-sensitive, so name it 'm'" "$tmp/e" ||
+    bad "a header of M: message $(cat "$tmp/e")"
+gemm semi 'm;n;k;precision;time_us\n8192;8192;8192;bf16;1500\n'
+grep -q "semi.csv:1:1: error: .* it reads 'm;n;k;precision;time_us' as one column; the file's columns are separated by commas, not semicolons" "$tmp/e" ||
+    bad "a header of semicolons: message $(cat "$tmp/e")"
 # A header quoted as RFC 4180 writes it (a spreadsheet's export) is read, as the job traces read
 # one: it was "'m' is missing". A row with both time_us and tflops that disagree is refused at
 # its tflops field; before, time_us was taken without a word.

@@ -116,6 +116,22 @@ START_TEST(test_csv_rules_hold_for_openb)
     pods_refused(latin1, sizeof latin1 - 1, 2, 22,
                  "malformed row: a GPU model's name holds a byte that is not UTF-8 (0xE9); names "
                  "are printed, so they are UTF-8 text without control characters");
+    /* a missing column is said as a trace's header says it, at the cause: it was "the header
+     * row has no column 'num_gpu'" at 1:1 of a header naming 'Num_gpu' */
+    static const char cased[] = "cpu_milli,memory_mib,Num_gpu,gpu_milli,gpu_spec\n";
+    char dir[64];
+    pods_dir(dir, sizeof dir, cased, sizeof cased - 1);
+    st_openb o;
+    st_diag d = {0};
+    ck_assert_int_eq(st_openb_load(dir, NULL, NULL, &o, &d), -1);
+    ck_assert_uint_eq(d.items[0].loc.line, 1);
+    ck_assert_uint_eq(d.items[0].loc.col, 22);
+    ck_assert_msg(strstr(d.items[0].msg, ST_OPENB_PODS "' has no column 'num_gpu' in its header "
+                                                       "row; it has 'Num_gpu': column names are "
+                                                       "case-sensitive"),
+                  "%s", d.items[0].msg);
+    st_openb_free(&o);
+    remove_dir(dir);
 }
 END_TEST
 
