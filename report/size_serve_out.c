@@ -100,10 +100,10 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
         const st_serve_size_row *r = &z->row[i];
         if (!r->fits)
             continue;
-        char usd[16] = "-", mt[16] = "-";
-        if (r->priced) {
-            snprintf(usd, sizeof usd, "%.4g", r->usd_per_hour);
-            snprintf(mt, sizeof mt, "%.4g", r->usd_per_million_tokens);
+        char usd[32] = "-", mt[32] = "-";
+        if (r->priced) { /* 14,320, as every other money figure, not 1.432e+04 */
+            st_fig_money(r->usd_per_hour, usd, sizeof usd);
+            st_fig_money(r->usd_per_million_tokens, mt, sizeof mt);
         }
         char carries[24];
         if (z->clients > 0)

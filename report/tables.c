@@ -1,8 +1,8 @@
 /* `strata run --format markdown|csv`: the JSON report's values as tables. Markdown (for a wiki):
  * the scenario's name as its title, the answer in words (report/summary.c), then a key | value
- * table per job, per root object and for the audit, numbers with their units as in the HTML
- * report. CSV: one key,value row per leaf of the JSON report, the value exactly the
- * JSON's text, so a spreadsheet gets the same numbers. */
+ * table per job and per root object, numbers with their units as in the HTML report, and the
+ * audit's checks a row each, as the HTML has them. CSV: one key,value row per leaf of the JSON
+ * report, the value exactly the JSON's text, so a spreadsheet gets the same numbers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +31,31 @@ static void md_table(FILE *out, const cJSON *node, const char *prefix)
     fputs("| key | value |\n|---|---:|\n", out);
     md_ctx m = {out, strlen(prefix)};
     st_report_leaves(node, prefix, md_row, &m);
+    fputc('\n', out);
+}
+
+/* The audit as the HTML gives it: one row a check, its status, level, name and message (which
+ * states the value and the limit with their units); a key | value table of its leaves read
+ * "[6].limit | 2e+16" with no unit. */
+static void md_audit(FILE *out, const cJSON *audit)
+{
+    static const char *const keys[] = {"status", "level", "check", "message"};
+    for (size_t k = 0; k < 4; k++) {
+        char path[32];
+        snprintf(path, sizeof path, "audit[].%s", keys[k]);
+        const st_fig *f = st_fig_find(ST_DOC_RUN, path);
+        fputs(k ? " | " : "| ", out);
+        st_report_md_cell(out, f ? f->label : keys[k]);
+    }
+    fputs(" |\n|---|---|---|---|\n", out);
+    for (const cJSON *a = audit ? audit->child : NULL; a; a = a->next) {
+        for (size_t k = 0; k < 4; k++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, keys[k]);
+            fputs(k ? " | " : "| ", out);
+            st_report_md_cell(out, cJSON_IsString(v) ? v->valuestring : "");
+        }
+        fputs(" |\n", out);
+    }
     fputc('\n', out);
 }
 
@@ -69,7 +94,7 @@ char *st_report_markdown(const st_report *rep)
             md_table(out, o, o->string);
         }
     fputs("## Pre-flight audit\n\n", out);
-    md_table(out, cJSON_GetObjectItemCaseSensitive(t, "audit"), "audit");
+    md_audit(out, cJSON_GetObjectItemCaseSensitive(t, "audit"));
     cJSON_Delete(t);
     return st_report_close(out, &buf);
 }

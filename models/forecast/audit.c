@@ -123,12 +123,13 @@ static int full_board(const st_audit_cfg *t, int64_t gpn)
 
 /* The node size the baseboard check reads: the cluster's, or, where the pools' nodes are of
  * several sizes, the first pool's whose node is not a full baseboard (the first pool's when
- * every one is). */
-static int64_t board_size(const st_cluster_cfg *c, const st_audit_cfg *t)
+ * every one is), that pool's index into *pool (-1: the cluster's). */
+static int64_t board_size(const st_cluster_cfg *c, const st_audit_cfg *t, int *pool)
 {
+    *pool = -1;
     for (int k = 0; !st_pools_one_node_size(c) && k < c->n_pools; k++)
         if (!full_board(t, st_pools_gpus_per_node(c, k)))
-            return st_pools_gpus_per_node(c, k);
+            return *pool = k, st_pools_gpus_per_node(c, k);
     return c->gpus_per_node;
 }
 
@@ -137,7 +138,8 @@ static int64_t board_size(const st_cluster_cfg *c, const st_audit_cfg *t)
  * GPUs (the largest when none does). */
 static void audit_baseboard(const st_audit_in *in, const st_audit_cfg *t, audit_list *out)
 {
-    int64_t gpn = board_size(in->c, t), limit = t->baseboard[t->n_baseboard - 1];
+    int pool;
+    int64_t gpn = board_size(in->c, t, &pool), limit = t->baseboard[t->n_baseboard - 1];
     int full = 0;
     char sizes[96] = "";
     for (int i = t->n_baseboard; i-- > 0;) {
@@ -152,8 +154,11 @@ static void audit_baseboard(const st_audit_in *in, const st_audit_cfg *t, audit_
     }
     st__audit_add(out, "silicon", full ? ST_AUDIT_PASS : ST_AUDIT_WARN, (double)gpn, (double)limit,
                   "full baseboard");
-    st__audit_say(out, "%lld GPUs per node%s%s%s", (long long)gpn, full ? "" : ": not a full ",
-                  full ? "" : sizes, full ? "" : "-GPU baseboard");
+    /* the pool whose node it is, where the pools' nodes differ (it said "6 GPUs per node" of
+       a cluster of 8- and 6-GPU pools) */
+    st__audit_say(out, "%s%s%s%lld GPUs per node%s%s%s", pool >= 0 ? "pool '" : "",
+                  pool >= 0 ? in->c->pools[pool].name : "", pool >= 0 ? "': " : "", (long long)gpn,
+                  full ? "" : ": not a full ", full ? "" : sizes, full ? "" : "-GPU baseboard");
 }
 
 /* The fabric level: every leaf, spine and core switch needs no more ports than the switch has

@@ -270,6 +270,14 @@ assert abs(t[\"power\"][\"energy_j\"] - e - j[\"pretrain\"][\"power\"][\"energy_
 ok '"$strata" run scenarios/examples/mixed-h100-gb200.yaml 2>/dev/null | grep -q "gb200 (144 x 4 gb200 + 4 NICs, NVLink domains of 72"' "run: a pool's NICs in the text"
 ok '"$strata" run scenarios/examples/mixed-h100-gb200.yaml --format html 2>/dev/null | grep -q "<h2 id=\"pools\">"' "run: html has the pools' tables"
 
+# the markdown audit is a row per check, as the HTML's ("[6].limit | 2e+16" had no unit)
+"$strata" run scenarios/examples/mixed-h100-gb200.yaml --format markdown >"$tmp/mx.md" 2>/dev/null
+ok 'grep -q "^| Status | Level | Check | Message |$" "$tmp/mx.md" && grep -q "^| pass | silicon | full baseboard | 8 GPUs per node |$" "$tmp/mx.md" && ! grep -q "^| \\\[0\\\]\.level" "$tmp/mx.md"' "run: markdown audit has a row per check"
+# the baseboard check names the pool whose node it reads, where the pools' nodes differ
+sed 's/{ name: gb200, gpu: gb200, nodes: 144,/{ name: gb200, gpu: gb200, nodes: 144, gpus_per_node: 6, nvlink_domain: 72,/; s/^cluster:$/cluster:\n  node: { base_power: 2.5 kW }/' \
+    scenarios/examples/mixed-h100-gb200.yaml >"$tmp/gpn6.yaml"
+ok '"$strata" audit "$tmp/gpn6.yaml" 2>/dev/null | grep -q "full baseboard: pool .gb200.: 6 GPUs per node: not a full 4- or 8-GPU baseboard"' "audit: the baseboard check names its pool"
+
 # on a cluster of pools each pool's node price source is in every format, as the text lists them
 # (a user walk found the JSON holding the first pool's alone and one "Node price source" row)
 mp=scenarios/examples/mixed-h100-b200.yaml

@@ -916,5 +916,10 @@ sys.exit(not (j["precision"] == "fp8" and j["gemm_precision"] == "bf16"))' &&
     python3 -c 'import json, sys
 sys.exit(any("gemm_precision" in j for j in json.load(sys.stdin)["jobs"]))'
 check "an fp8 service on an A100: gemm_precision bf16 in JSON and Markdown, none on an H100" $?
+# a service's size table gives its money as every other money figure, grouped (a rank of 1,432
+# replicas read 1.432e+04 USD/h)
+"$strata" size "$src/scenarios/examples/serve-diurnal.yaml" >"$tmp/sd.txt" 2>/dev/null &&
+    grep -q '^4  .* 14,320 ' "$tmp/sd.txt" && ! grep -q 'e+0' "$tmp/sd.txt"
+check "size of a service: USD/h grouped, never in e-notation" $?
 echo "$n serving checks, $fail failed"
 [ "$fail" = 0 ]
