@@ -269,8 +269,8 @@ void st_fig_number_text(st_fig_unit u, double v, char *buf, size_t n)
         st_fig_number_text(ST_FU_MONEY, v, b, sizeof b);
         snprintf(buf, n, "%s%s", b, strchr(units[u].name, '/')); /* "USD/year": "/year" */
         return;
-    case ST_FU_SHARE:
-        snprintf(buf, n, "%.4g%%", v * 100);
+    case ST_FU_SHARE: /* a tiny share in decimals: 0.000057%, not 5.651e-05% */
+        st_unit_percent(v, buf, n);
         return;
     case ST_FU_BYTES_PER_DAY:
         st_unit_format(v, ST_DIM_BYTES, b, sizeof b);

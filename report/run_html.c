@@ -405,8 +405,9 @@ double st_report_waits_unit(double max_h, const char **label)
 size_t st_report_waits_h(const st_cluster_result *c, double *out)
 {
     size_t m = 0;
-    for (size_t i = 0; i < c->n; i++)
-        if (c->job[i].state == ST_CJ_FINISHED || c->job[i].state == ST_CJ_RUNNING)
+    for (size_t i = 0; i < c->n; i++) /* a service's replica stretches are not jobs' waits */
+        if (!c->job[i].part &&
+            (c->job[i].state == ST_CJ_FINISHED || c->job[i].state == ST_CJ_RUNNING))
             out[m++] = c->job[i].wait_s / 3600.0;
     return m;
 }

@@ -580,8 +580,9 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             r->unsplit, r->unsplit == 1 ? "s" : "ve");
     if (rp->failures)
         put(b,
-            "failures: time to train and goodput are Daly's expected (the mean of strata run's "
-            "--replicas, not one life's draw) at the best of %lld checkpoint cadences weighed\n",
+            "failures: time to train and goodput are Daly's expected (a closed form near the mean "
+            "of strata run's --replicas, not one life's draw) at the best of %lld checkpoint "
+            "cadences weighed\n",
             (long long)r->cadences);
     if (r->n > 0 && r->cfg[0].spares_held >= 0)
         put(b,

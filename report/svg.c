@@ -429,8 +429,15 @@ static void bar_row(FILE *out, const plot *p, const st_svg_bars *b, size_t c, in
                     px(p, at), y, px(p, at + v) - px(p, at), palette[k % N_PALETTE]);
         at += v;
     }
-    fprintf(out, "<text x=\"%.1f\" y=\"%d\" class=\"value\">%.4g</text>", px(p, at) + 4, y + 12,
-            at);
+    char label[40]; /* 14,270 from 10,000 up, as the tables show money: not 1.427e+04 */
+    if (fabs(at) >= 1e4 && fabs(at) < 1e15) {
+        snprintf(label, sizeof label, "%.4g", at);
+        st_fig_grouped(strtod(label, NULL), label, sizeof label);
+    } else {
+        snprintf(label, sizeof label, "%.4g", at);
+    }
+    fprintf(out, "<text x=\"%.1f\" y=\"%d\" class=\"value\">%s</text>", px(p, at) + 4, y + 12,
+            label);
     if (b->limit && isfinite(b->limit[c]))
         fprintf(out,
                 "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#444444\" "

@@ -172,13 +172,13 @@ static void ckpt_text(FILE *out, const st_forecast *f, int explain)
                 fmt(f->levels.mem_stall_s, ST_DIM_TIME, c, sizeof c),
                 fmt(f->levels.mem_restore_s, ST_DIM_TIME, d, sizeof d));
     if (f->load.period_s > 0) {
-        char wear[64] = "no flash wear charged (rented storage)"; /* run_cost.c */
+        char wear[64] = "no flash wear charged (rented storage)", pct[32]; /* run_cost.c */
         if (f->levels.usd_per_day > 0 || !f->has_cost)
             snprintf(wear, sizeof wear, "%.4g USD/day of flash wear", f->levels.usd_per_day);
-        fprintf(out,
-                "            write load %s/day while training: %.4g%% of tier '%s' write, %s\n",
+        fprintf(out, "            write load %s/day while training: %s of tier '%s' write, %s\n",
                 fmt(f->load.bytes_per_day, ST_DIM_BYTES, a, sizeof a),
-                f->load.write_utilization * 100, f->load.tier, wear);
+                (st_unit_percent(f->load.write_utilization, pct, sizeof pct), pct), f->load.tier,
+                wear);
     }
     if (explain && f->young_interval_s > 0)
         fprintf(out,
@@ -429,7 +429,10 @@ static void coll_text(FILE *out, const st_coll_result *r, int shared, int explai
 
 static void fabric_text(FILE *out, const st_fabric_result *f)
 {
-    static const char *const names[ST_LEVEL__COUNT] = {"NVLink", "NIC", "leaf", "spine", "storage"};
+    /* each tier by the links it holds (topo.h st_level): "spine 0.0%" beside 82 collisions read
+       as idle spines where it was the spine-core links a two-tier fabric does not have */
+    static const char *const names[ST_LEVEL__COUNT] = {"NVLink", "NIC-leaf", "leaf-spine",
+                                                       "spine-core", "storage"};
     fprintf(out, "\nfabric: peak link utilisation %.1f%%, %llu ECMP collisions\n",
             f->max_utilization * 100, (unsigned long long)f->collisions);
     fprintf(out, "  per tier ");
@@ -591,7 +594,7 @@ static void job_cost_text(FILE *out, const char *name, const st_cost_result *k, 
 {
     char m[11][USD_MAX];
     /* per million tokens, as the industry quotes it: per token reads 6.234e-07 */
-    fprintf(out, "  %s: %s USD, %.4g USD per million tokens, %s USD/year", name,
+    fprintf(out, "  %s: %s USD, %.4g USD per million tokens, %s USD/year at this rate", name,
             usd(k->total_usd, m[0]), k->per_token_usd * 1e6, usd(k->per_year_usd, m[1]));
     fprintf(out,
             " (capex %s, energy %s, demand %s, maintenance %s, staff %s, gpu %s, storage %s, "

@@ -523,6 +523,11 @@ int st_unit_parse_n(const char *text, size_t len, st_dim want, unsigned flags, d
     if (s.n == 0)
         return fail(why, whylen, "empty value: expected %s such as %s", noun, example);
     int rc = scan_value(s, &num, &u), huge = (flags & ST_UNIT_HUGE) != 0;
+    /* a value of a dimension says what it takes: "--deadline soon" said "expected a number",
+     * and "--deadline 90" then "missing unit" */
+    if (rc == SCAN_BAD && want != ST_DIM_RATIO && want != ST_DIM_COUNT && !(flags & ST_UNIT_PLAIN))
+        return fail(why, whylen, "expected %s such as %s, found '%.*s%s'", noun, example,
+                    QUOTED(s));
     if (rc == SCAN_BAD)
         return fail(why, whylen, "expected a number, found '%.*s%s'", QUOTED(s));
     if (rc == SCAN_UNDER || (rc == SCAN_OVER && !huge))
@@ -688,4 +693,12 @@ int st_unit_format(double v, st_dim d, char *buf, size_t n)
     if (!u)
         return snprintf(buf, n, "%s", num);
     return snprintf(buf, n, "%s%s%s", num, d == ST_DIM_COUNT ? "" : " ", u->text);
+}
+
+int st_unit_percent(double share, char *buf, size_t n)
+{
+    double p = share * 100;
+    if (p != 0 && isfinite(p) && fabs(p) < 1e-3)
+        return snprintf(buf, n, "%.*f%%", 1 - (int)floor(log10(fabs(p))), p);
+    return snprintf(buf, n, "%.4g%%", p);
 }

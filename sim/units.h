@@ -109,4 +109,9 @@ int st_unit_format(double v, st_dim d, char *buf, size_t n);
  * an end that is not finite print each end alone. Returns the snprintf length. */
 int st_unit_format_range(double lo, double hi, double ref, st_dim d, char *buf, size_t n);
 
+/* A share (0.25) as a percentage for a reader: 4 significant digits ("25%", "0.04836%"), and
+ * below 0.001% in decimals to two digits ("0.000057%", not "5.651e-05%"). Returns the snprintf
+ * length. */
+int st_unit_percent(double share, char *buf, size_t n);
+
 #endif

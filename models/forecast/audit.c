@@ -353,15 +353,16 @@ static void audit_write_load(const st_audit_in *in, const st_audit_cfg *t, const
         if (f->ingest.got_bps > 0 && f->w->data.tier == tier)
             rd += f->ingest.got_bps / tc->read_bw;
     }
-    char day[32];
+    char day[32], w_pct[32], r_pct[32];
     int ok = wr + rd < 1;
     st__audit_add(out, "storage", ok ? ST_AUDIT_PASS : ST_AUDIT_WARN, wr + rd, 1,
                   "checkpoint write load: %s", me->w->name);
     st_unit_format(me->load.bytes_per_day, ST_DIM_BYTES, day, sizeof day);
     st__audit_say(out,
-                  "%s/day; tier '%s' busy %.4g%% with every job's checkpoints and %.4g%% with "
+                  "%s/day; tier '%s' busy %s with every job's checkpoints and %s with "
                   "ingest%s",
-                  day, tc->name, wr * 100, rd * 100,
+                  day, tc->name, (st_unit_percent(wr, w_pct, sizeof w_pct), w_pct),
+                  (st_unit_percent(rd, r_pct, sizeof r_pct), r_pct),
                   ok ? "" : ": saturated, saves commit later and the ingest slows");
 }
 

@@ -671,6 +671,7 @@ static void summarise(st_sched_view *v)
         const st_cluster_job_out *o = &r->job[i];
         lost += (o->preempted_s + o->failed_s) * (double)v->sj[i].gpus;
         if ((v->sp->part && v->sp->part[i])) { /* its GPU time only */
+            r->job[i].part = 1;
             s->jobs--;
             if (o->state == ST_CJ_FINISHED && o->end_s > last)
                 last = o->end_s;

@@ -139,6 +139,7 @@ typedef struct st_cluster_job_out {
     double held_s;         /* seconds it held GPUs, over all its stretches (saves and holds too) */
     double failed_s;       /* what failures cost it: lost work, detection holds, and restarts and
                               restores once resumed */
+    int part; /* 1: a part of another job (st_cluster_spec.part): not in the jobs or their waits */
 } st_cluster_job_out;
 
 /* One stretch a job held one set of GPUs: seg_gpus[gpu_at .. gpu_at + n), from its start (a

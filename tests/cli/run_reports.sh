@@ -32,7 +32,11 @@ ok 'cmp -s "$tmp/r.html" "$tmp/r2.html"' "run: -o and stdout give the same bytes
 ok '! grep -q "id=\"failure-life\"" "$tmp/r.html" && grep -q "<p class=\"absent\">Every replica of the training job ran the same wall time, [0-9.]* min (no failure changed it)" "$tmp/r.html"' "run: no chart of replicas that all read the same"
 sed 's/ h, rate/ min, rate/' scenarios/examples/serve-diurnal.yaml >"$tmp/diurnal.yaml"
 "$strata" run "$tmp/diurnal.yaml" --format html >"$tmp/dn.html" 2>/dev/null
-ok '! grep -q "id=\"queue-waits\"" "$tmp/dn.html" && grep -q "<p class=\"absent\">All [0-9]* waits in the queue were 0 s: with every wait the same there is no distribution to draw.</p>" "$tmp/dn.html"' "run: no chart of waits that are all 0 s"
+ok '! grep -q "id=\"queue-waits\"" "$tmp/dn.html" && grep -q "<p class=\"absent\">One job went through the queue: its wait is in its table, and there is no distribution to draw.</p>" "$tmp/dn.html"' "run: a service's replica stretches are no waits to chart"
+# waits that are all the same are said, not drawn: the queue example on nodes enough for all
+sed 's/nodes: [0-9]*/nodes: 64/' scenarios/examples/queue.yaml >"$tmp/q64.yaml"
+"$strata" run "$tmp/q64.yaml" --format html >"$tmp/q64.html" 2>/dev/null
+ok '! grep -q "id=\"queue-waits\"" "$tmp/q64.html" && grep -q "<p class=\"absent\">All 4 waits in the queue were 0 s: with every wait the same there is no distribution to draw.</p>" "$tmp/q64.html"' "run: no chart of waits that are all 0 s"
 "$strata" run scenarios/examples/llama3-405b-16k.yaml --replicas 3 --format html >"$tmp/l3.html" 2>/dev/null
 ok 'grep -q "<svg [^>]*id=\"failure-life\"" "$tmp/l3.html"' "run: lives that fail differently are drawn"
 "$strata" run "$rack" --replicas 4 --format html --seed 99 >"$tmp/r3.html" 2>/dev/null
@@ -277,6 +281,14 @@ ok 'grep -q "^| Status | Level | Check | Message |$" "$tmp/mx.md" && grep -q "^|
 sed 's/{ name: gb200, gpu: gb200, nodes: 144,/{ name: gb200, gpu: gb200, nodes: 144, gpus_per_node: 6, nvlink_domain: 72,/; s/^cluster:$/cluster:\n  node: { base_power: 2.5 kW }/' \
     scenarios/examples/mixed-h100-gb200.yaml >"$tmp/gpn6.yaml"
 ok '"$strata" audit "$tmp/gpn6.yaml" 2>/dev/null | grep -q "full baseboard: pool .gb200.: 6 GPUs per node: not a full 4- or 8-GPU baseboard"' "audit: the baseboard check names its pool"
+
+# a walk as a new user: a service's replica stretches drew a queue-wait chart of 4 waits on a
+# -4e-07 ms axis where the text says no job went through the queue; a tiny share read
+# 5.651e-05%; the fabric's tiers read "spine 0.0%" of spine-core links a two-tier fabric lacks
+"$strata" run scenarios/examples/serve-scale-to-zero.yaml --format html >"$tmp/stz.html" 2>/dev/null
+ok '! grep -q "id=\"queue-waits\"" "$tmp/stz.html" && grep -q "No job went through the cluster run: no queue." "$tmp/stz.html"' "run: no waits chart of a service's replica stretches"
+ok 'grep -q "^| checkpoint.stall_fraction | 0.000057% |$" "$tmp/mx.md" && ! grep -q "e-0[0-9]%" "$tmp/mx.md"' "run: a tiny share in decimals, not e-notation"
+ok '"$strata" run scenarios/examples/allreduce-contention.yaml 2>/dev/null | grep -q "^  per tier NVLink [0-9.]*%, NIC-leaf [0-9.]*%, leaf-spine [0-9.]*%, spine-core [0-9.]*%, storage"' "run: the fabric's tiers named by their links"
 
 # on a cluster of pools each pool's node price source is in every format, as the text lists them
 # (a user walk found the JSON holding the first pool's alone and one "Node price source" row)

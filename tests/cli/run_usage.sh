@@ -104,6 +104,9 @@ expect "strata calibrate: --step needs JOB=DURATION, such as pretrain=6.9s, foun
     -- calibrate "$cal" --step --gemm x.csv
 expect "strata compare: expected one scenario file, found a second: 'x.yaml'" -- \
     compare "$queue" x.yaml
+# a time's value says it takes a time: "expected a number", then "missing unit" for '90'
+expect "strata size: --deadline: expected a time such as '30 s' or '15 min', found 'soon'" -- \
+    size "$q" --deadline soon
 # compare said "unknown option '-o' (or its value is missing)"
 expect "strata compare: -o needs a file name" -- compare "$queue" -o
 expect "strata compare: --policies needs a comma-separated list of names" -- \

@@ -425,14 +425,20 @@ END_TEST
 
 START_TEST(test_garbage_number_is_refused_with_what_was_found)
 {
-    expect_error("abc", ST_DIM_BANDWIDTH, "expected a number, found 'abc'");
-    expect_error("GB", ST_DIM_BYTES, "expected a number, found 'GB'");
-    expect_error("1.2.3 GB", ST_DIM_BYTES, "expected a number, found '1.2.3 GB'");
-    expect_error("1,5 GB", ST_DIM_BYTES, "expected a number, found '1,5 GB'");
-    expect_error("1_000 B", ST_DIM_BYTES, "expected a number, found '1_000 B'");
-    expect_error("0x10 B", ST_DIM_BYTES, "expected a number, found '0x10 B'");
-    expect_error("- 5 s", ST_DIM_TIME, "expected a number, found '- 5 s'");
-    expect_error(". s", ST_DIM_TIME, "expected a number, found '. s'");
+    expect_error("abc", ST_DIM_BANDWIDTH,
+                 "expected a bandwidth such as '400 Gbit/s' or '900 GB/s', found 'abc'");
+    expect_error("GB", ST_DIM_BYTES,
+                 "expected a size in bytes such as '80 GB' or '64 KiB', found 'GB'");
+    expect_error("1.2.3 GB", ST_DIM_BYTES,
+                 "expected a size in bytes such as '80 GB' or '64 KiB', found '1.2.3 GB'");
+    expect_error("1,5 GB", ST_DIM_BYTES,
+                 "expected a size in bytes such as '80 GB' or '64 KiB', found '1,5 GB'");
+    expect_error("1_000 B", ST_DIM_BYTES,
+                 "expected a size in bytes such as '80 GB' or '64 KiB', found '1_000 B'");
+    expect_error("0x10 B", ST_DIM_BYTES,
+                 "expected a size in bytes such as '80 GB' or '64 KiB', found '0x10 B'");
+    expect_error("- 5 s", ST_DIM_TIME, "expected a time such as '30 s' or '15 min', found '- 5 s'");
+    expect_error(". s", ST_DIM_TIME, "expected a time such as '30 s' or '15 min', found '. s'");
     expect_error("e5", ST_DIM_RATIO, "expected a number, found 'e5'");
     expect_error("--5", ST_DIM_RATIO, "expected a number, found '--5'");
 }
@@ -441,9 +447,10 @@ END_TEST
 START_TEST(test_nan_and_infinity_are_refused)
 {
     expect_error("nan", ST_DIM_RATIO, "expected a number, found 'nan'");
-    expect_error("NaN s", ST_DIM_TIME, "expected a number, found 'NaN s'");
+    expect_error("NaN s", ST_DIM_TIME, "expected a time such as '30 s' or '15 min', found 'NaN s'");
     expect_error("inf", ST_DIM_COUNT, "expected a number, found 'inf'");
-    expect_error("-Infinity W", ST_DIM_POWER, "expected a number, found '-Infinity W'");
+    expect_error("-Infinity W", ST_DIM_POWER,
+                 "expected a power such as '700 W' or '80 kW', found '-Infinity W'");
 }
 END_TEST
 
@@ -565,7 +572,8 @@ START_TEST(test_quoted_input_cuts_on_a_character_boundary)
     strcpy(text + 39, "\xe4\xb8\xad\xe6\x96\x87 s"); /* 39 x 'a', then two CJK characters */
     ck_assert_int_eq(st_unit_parse(text, ST_DIM_TIME, &v, why, sizeof why), ST_EUNIT);
     char want[128];
-    snprintf(want, sizeof want, "expected a number, found '%.39s...'", text);
+    snprintf(want, sizeof want, "expected a time such as '30 s' or '15 min', found '%.39s...'",
+             text);
     ck_assert_str_eq(why, want);
 }
 END_TEST
