@@ -462,8 +462,9 @@ char *st_compare_render(const st_compare_doc *d, st_compare_format f)
                  (unsigned long long)d->seed,
                  (unsigned long long)(d->seed + (uint64_t)d->replicas - 1));
         if (f == ST_CMP_TEXT)
-            fprintf(out, "scenario '%s', %s: %zu job%s, placement %s\n", d->scenario, seeds,
-                    n ? rows[0].st.jobs : 0, st_plural_s(n ? (long long)rows[0].st.jobs : 0),
+            fprintf(out, "scenario '%s', %s: %s job%s, placement %s\n", d->scenario, seeds,
+                    st_fig_plain(n ? (double)rows[0].st.jobs : 0).s, /* 82,247 as markdown has it */
+                    st_plural_s(n ? (long long)rows[0].st.jobs : 0),
                     d->placements ? d->placements
                     : n           ? rows[0].placement
                                   : "pack");

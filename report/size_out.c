@@ -567,12 +567,14 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     put(b,
         "searched %lld of %lld cluster sizes in whole units of %lld node%s%s (%lld not needed, "
         "%lld of them past the deadline on compute alone); "
-        "%lld plans considered, %zu evaluated, "
-        "%lld pruned (%lld by a plan rule, %lld by memory, %lld dominated)\n",
+        "%s plans considered, %s evaluated, "
+        "%s pruned (%s by a plan rule, %s by memory, %s dominated)\n",
         (long long)r->counts_searched, (long long)r->candidates, (long long)r->unit_nodes,
         r->unit_nodes == 1 ? "" : "s", unit_note(rp->spec, r), (long long)r->counts_skipped,
-        (long long)r->counts_bounded, (long long)r->considered, r->n, (long long)pruned,
-        (long long)r->pruned_rule, (long long)r->pruned_memory, (long long)r->pruned_dominated);
+        (long long)r->counts_bounded, st_fig_plain((double)r->considered).s,
+        st_fig_plain((double)r->n).s, st_fig_plain((double)pruned).s,
+        st_fig_plain((double)r->pruned_rule).s, st_fig_plain((double)r->pruned_memory).s,
+        st_fig_plain((double)r->pruned_dominated).s); /* grouped, every count of the line */
     if (r->unsplit)
         put(b,
             "%d of the hardware variants ha%s no size of whole units within the budgets that "

@@ -144,7 +144,8 @@ static const char *auto_text(const st_forecast *f, char *buf, size_t n)
         return " (auto: nothing fails)";
     if (f->auto_rule == ST_AUTO_STEP)
         return " (auto: one step)";
-    snprintf(buf, n, " (auto: %s, %.0f steps)", rule[f->auto_rule], f->interval_s / f->eff_step_s);
+    double steps = round(f->interval_s / f->eff_step_s);
+    snprintf(buf, n, " (auto: %s, %.0f step%s)", rule[f->auto_rule], steps, steps == 1 ? "" : "s");
     return buf;
 }
 
@@ -159,17 +160,18 @@ static void ckpt_text(FILE *out, const st_forecast *f, int explain)
             auto_text(f, (char[64]){0}, 64), fmt(k->stall_s, ST_DIM_TIME, b, sizeof b),
             fmt(k->commit_s, ST_DIM_TIME, c, sizeof c),
             fmt(k->restore_s, ST_DIM_TIME, d, sizeof d));
-    fprintf(out, "            %lld writer%s of %s; pre-flight dump (size / tier write) %s\n",
-            (long long)k->writers, st_plural_s(k->writers),
+    fprintf(out, "            %s writer%s of %s; pre-flight dump (size / tier write) %s\n",
+            st_fig_plain((double)k->writers).s, st_plural_s(k->writers),
             fmt(k->shard_bytes, ST_DIM_BYTES, a, sizeof a),
             fmt(k->dump_s, ST_DIM_TIME, b, sizeof b));
     if (f->levels.mem_every_s > 0)
         fprintf(out,
-                "            in memory every %s (%.0f steps, peer copies %lld): stall %s, "
+                "            in memory every %s (%.0f step%s, peer copies %lld): stall %s, "
                 "restore %s\n",
                 fmt(f->levels.mem_every_s, ST_DIM_TIME, a, sizeof a),
-                f->levels.mem_every_s / f->eff_step_s, (long long)f->levels.replicas,
-                fmt(f->levels.mem_stall_s, ST_DIM_TIME, c, sizeof c),
+                round(f->levels.mem_every_s / f->eff_step_s),
+                round(f->levels.mem_every_s / f->eff_step_s) == 1 ? "" : "s",
+                (long long)f->levels.replicas, fmt(f->levels.mem_stall_s, ST_DIM_TIME, c, sizeof c),
                 fmt(f->levels.mem_restore_s, ST_DIM_TIME, d, sizeof d));
     if (f->load.period_s > 0) {
         char wear[64] = "no flash wear charged (rented storage)", pct[32]; /* run_cost.c */
