@@ -79,7 +79,8 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
         } else if (strcmp(a, "--format") == 0) {
             if (parse_format(val, &o->format))
                 return st_cli_usage_error("compare",
-                                          "--format takes text, json, markdown, csv or html");
+                                          "--format takes text, json, markdown, csv or html%s%s%s",
+                                          val ? ", found '" : "", val ? val : "", val ? "'" : "");
             o->format_given = 1;
             i++;
         } else if (strcmp(a, "--replicas") == 0) {
@@ -96,7 +97,9 @@ static int parse_opts(int argc, char **argv, cmp_opts *o)
             char *end;
             if (!val || val[0] < '0' || val[0] > '9' || (o->seed = strtoull(val, &end, 10), *end) ||
                 o->seed > 9007199254740992ull)
-                return st_cli_usage_error("compare", "--seed takes a whole number from 0 to 2^53");
+                return st_cli_usage_error("compare",
+                                          "--seed takes a whole number from 0 to 2^53%s%s%s",
+                                          val ? ", found '" : "", val ? val : "", val ? "'" : "");
             o->has_seed = 1;
             i++;
         } else if (a[0] == '-') {

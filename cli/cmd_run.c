@@ -95,9 +95,10 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         } else if (strcmp(a, "--format") == 0) {
             if (st_cli_once("run", a, &o->seen, 1u << 8))
                 return ST_EXIT_INPUT;
-            if ((o->format = st_report_format_of(val)) < 0)
+            if ((o->format = st_report_format_of(val)) < 0) /* what it found, as size says */
                 return st_cli_usage_error("run",
-                                          "--format takes text, json, html, markdown or csv");
+                                          "--format takes text, json, html, markdown or csv%s%s%s",
+                                          val ? ", found '" : "", val ? val : "", val ? "'" : "");
             i++;
         } else if (strcmp(a, "--replicas") == 0) {
             /* the shared value parser (models/config/limits.h), with the command's cap as a row */
@@ -117,7 +118,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             if (st_cli_once("run", a, &o->seen, 1u << 10))
                 return ST_EXIT_INPUT;
             if (parse_seed(val, &o->seed))
-                return st_cli_usage_error("run", "--seed takes a whole number from 0 to 2^53");
+                return st_cli_usage_error("run", "--seed takes a whole number from 0 to 2^53%s%s%s",
+                                          val ? ", found '" : "", val ? val : "", val ? "'" : "");
             o->has_seed = 1;
             i++;
         } else if (a[0] == '-' && a[1] != '\0') {

@@ -15,6 +15,12 @@ static int fn_microbatch(st_rd *rd, const st_ynode *n, void *base)
         p->microbatch = 0;
         return 0;
     }
+    /* a word is not a number: say the word it takes too ("expected a number" left auto out) */
+    if (n->kind == ST_YN_SCALAR && n->text[0] && !strchr("0123456789+-.", n->text[0]))
+        return st_rd_fail(rd, n, ST_EINVAL,
+                          "microbatch: expected a whole number of sequences or 'auto', found "
+                          "'%s'",
+                          n->text);
     return st_rd_int(rd, n, "microbatch", ST_R_MIN1, 1e6, &p->microbatch);
 }
 

@@ -177,7 +177,12 @@ static int field(reader *r, const char *const *f, const size_t *len, int k, cons
     int rc = st_limit_parse(name[k], f[c], len[c], rl, v, why, sizeof why);
     if (rc == ST_ELIMIT)
         st_csv_row_error(&r->rep, f[c], rc, why);
-    else if (rc)
+    else if (rc && rl->dim == ST_DIM_TIME && r->tf->units) { /* a time with a unit: why not */
+        size_t nl = strlen(name[k]); /* the parse's "duration: " prefix, said once */
+        const char *w = strncmp(why, name[k], nl) == 0 && why[nl] == ':' ? why + nl + 2 : why;
+        st_csv_malformed(&r->rep, f[c], "%s '%.*s' is not a time >= 0: %s", name[k],
+                         (int)st_utf8_fit(f[c], len[c], 40), f[c], w);
+    } else if (rc)
         st_csv_malformed(&r->rep, f[c], "%s '%.*s' is not %s", name[k],
                          (int)st_utf8_fit(f[c], len[c], 40), f[c], want);
     return rc == 0;

@@ -107,6 +107,12 @@ expect "strata compare: expected one scenario file, found a second: 'x.yaml'" --
 # a time's value says it takes a time: "expected a number", then "missing unit" for '90'
 expect "strata size: --deadline: expected a time such as '30 s' or '15 min', found 'soon'" -- \
     size "$q" --deadline soon
+# a value refused says what it found, as size's and sweep's --format do
+expect "strata run: --seed takes a whole number from 0 to 2^53, found 'abc'" -- run "$q" --seed abc
+expect "strata run: --format takes text, json, html, markdown or csv, found 'pdf'" -- \
+    run "$q" --format pdf
+expect "strata compare: --seed takes a whole number from 0 to 2^53, found '-1'" -- \
+    compare "$queue" --seed -1
 # compare said "unknown option '-o' (or its value is missing)"
 expect "strata compare: -o needs a file name" -- compare "$queue" -o
 expect "strata compare: --policies needs a comma-separated list of names" -- \

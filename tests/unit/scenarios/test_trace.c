@@ -317,6 +317,27 @@ START_TEST(test_cr_lines_with_a_crlf_end_and_a_longest_header)
 }
 END_TEST
 
+/* A time column of a format that takes units says why a value is not a time: it said "duration
+ * '2 GB' is not a number >= 0" of a column that takes '2 h' (a new user's walk). */
+START_TEST(test_a_time_that_is_not_says_why)
+{
+    char path[64];
+    st_diag d;
+    temp_csv("submit,duration,gpus\n0,2 GB,8\n0,1 h,8\n", path, sizeof path);
+    st_scn *s = with_abs_trace(path, "csv", "", &d);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(st_scn_trace(s)->n_jobs, 1);
+    const st_diag *w = st_scn_warnings(s);
+    ck_assert_int_eq(w->n, 2);
+    ck_assert_str_eq(w->items[1].msg,
+                     "malformed trace row: duration '2 GB' is not a time >= 0: wrong dimension: "
+                     "expected a time such as '30 s' or '15 min', found a size in bytes ('2 GB'); "
+                     "row skipped");
+    st_scn_free(s);
+    unlink(path);
+}
+END_TEST
+
 /* Every row malformed: the error at the `file` key, then each row's reason as an error at its
  * row and column, worded as refuse words it. Before, the error alone said "every row was
  * skipped", and the rows' warnings, of a scenario that did not load, were never printed. */
@@ -511,6 +532,7 @@ Suite *trace_suite(void)
     tcase_add_test(tc, test_csv_crlf_and_units);
     tcase_add_test(tc, test_cr_only_lines_are_read);
     tcase_add_test(tc, test_cr_lines_with_a_crlf_end_and_a_longest_header);
+    tcase_add_test(tc, test_a_time_that_is_not_says_why);
     tcase_add_test(tc, test_malformed_rows_are_skipped_with_their_line);
     tcase_add_test(tc, test_quoted_fields_are_read);
     tcase_add_test(tc, test_malformed_rows_refused_by_the_flag);
