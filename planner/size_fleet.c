@@ -12,17 +12,6 @@
 #include "models/silicon/gpu.h"
 #include "sim/xalloc.h"
 
-/* The most NICs a node of c has, over its pools: what the default nodes_per_leaf is 32 NICs'
- * worth of (scenarios/load_cluster.c). */
-static int most_nics(const st_cluster_cfg *c)
-{
-    int most = c->fabric.nics_per_node;
-    for (int k = 0; k < c->n_pools; k++)
-        if (c->pools[k].nics_per_node > most)
-            most = (int)c->pools[k].nics_per_node;
-    return most;
-}
-
 /* Whether racks a and b are built alike: their size and cooling. */
 static int racks_alike(const st_rack_cfg *a, const st_rack_cfg *b)
 {
@@ -87,8 +76,9 @@ void st__size_fleet_init(st__size_fleet *f, const st_cluster_cfg *scn, int kept,
         }
     }
     /* the cluster-wide settings a variant sets (size.c variant_of): its fabric, tiers, noise */
-    int dflt = scn->fabric.nodes_per_leaf ==
-               st_leaf_default_nodes(scn->fabric.topology, most_nics(scn), scn->nodes);
+    int dflt =
+        scn->fabric.nodes_per_leaf ==
+        st_leaf_default_nodes(scn->fabric.topology, (int)st_pools_most_nics(scn), scn->nodes);
     f->c.fabric = shape->fabric;
     f->c.fabric.topology = scn->fabric.topology;
     f->c.fabric.nodes_per_leaf = scn->fabric.nodes_per_leaf;
@@ -101,7 +91,7 @@ void st__size_fleet_init(st__size_fleet *f, const st_cluster_cfg *scn, int kept,
     lay_out(&f->c, p);
     if (dflt)
         f->c.fabric.nodes_per_leaf =
-            st_leaf_default_nodes(f->c.fabric.topology, most_nics(&f->c), f->c.nodes);
+            st_leaf_default_nodes(f->c.fabric.topology, (int)st_pools_most_nics(&f->c), f->c.nodes);
     if (shape->fabric.topology != scn->fabric.topology) /* the variant's, its leaf switch kept */
         st_leaf_retopology(&f->c.fabric, f->c.nodes, shape->fabric.topology);
     st_pools_view(&f->c, f->pool, &f->view);

@@ -107,6 +107,15 @@ char *st_report_hardware(const cJSON *cl);
 char *st_report_markdown(const st_report *rep);
 char *st_report_csv(const st_report *rep);
 
+/* The audit's table as the HTML and Markdown reports give it: its columns' JSON keys under
+ * audit[] (status, level, check, message; the message states value and limit with units), each
+ * column's heading (its row's label), and the checks in report order, FAIL first, then WARN,
+ * then the rest, each in the audit's order: fn(ctx, check) for each. */
+#define ST_REPORT_AUDIT_COLS 4
+extern const char *const st_report_audit_keys[ST_REPORT_AUDIT_COLS];
+const char *st_report_audit_head(size_t col);
+void st_report_audit_each(const cJSON *audit, void (*fn)(void *ctx, const cJSON *check), void *ctx);
+
 /* The waits of cluster run c's started jobs, in hours, into out (c->n of room); returns how many.
  */
 size_t st_report_waits_h(const st_cluster_result *c, double *out);

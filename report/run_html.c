@@ -497,37 +497,32 @@ static void waits_chart(FILE *out, const st_run *r)
 
 /* The audit, failures first, then warnings, then the checks that pass, each row marked by its
  * status (the style colours FAIL and WARN); the columns are the rows' labels. */
+/* One check as an HTML row, its status in capitals. */
+static void html_check(void *ctx, const cJSON *a)
+{
+    FILE *out = ctx;
+    const char *st = cJSON_GetObjectItemCaseSensitive(a, "status")->valuestring;
+    char up[16];
+    size_t k = 0;
+    for (; st[k] && k + 1 < sizeof up; k++)
+        up[k] = (char)toupper((unsigned char)st[k]);
+    up[k] = '\0';
+    st_html_row_begin_class(out, st);
+    st_html_cell_class(out, "status", NULL, up);
+    for (size_t c = 1; c < ST_REPORT_AUDIT_COLS; c++)
+        st_html_cell(out,
+                     cJSON_GetObjectItemCaseSensitive(a, st_report_audit_keys[c])->valuestring);
+    st_html_row_end(out);
+}
+
 static void audit_table(FILE *out, const cJSON *audit)
 {
-    static const char *const keys[] = {"status", "level", "check", "message"};
-    static const char *const order[] = {"fail", "warn", NULL};
-    const char *heads[4];
-    for (size_t k = 0; k < 4; k++) {
-        char *path = st_xasprintf("audit[].%s", keys[k]);
-        const st_fig *f = st_fig_find(ST_DOC_RUN, path);
-        heads[k] = f ? f->label : keys[k];
-        free(path);
-    }
+    const char *heads[ST_REPORT_AUDIT_COLS];
+    for (size_t k = 0; k < ST_REPORT_AUDIT_COLS; k++)
+        heads[k] = st_report_audit_head(k);
     st_html_heading(out, 2, "audit", "Pre-flight audit");
-    st_html_table_begin(out, "table-audit", heads, 4);
-    for (size_t g = 0; g < 3; g++)
-        for (const cJSON *a = audit ? audit->child : NULL; a; a = a->next) {
-            const char *st = cJSON_GetObjectItemCaseSensitive(a, "status")->valuestring;
-            int mine = order[g] ? strcmp(st, order[g]) == 0
-                                : strcmp(st, order[0]) != 0 && strcmp(st, order[1]) != 0;
-            if (!mine)
-                continue;
-            char up[16];
-            size_t k = 0;
-            for (; st[k] && k + 1 < sizeof up; k++)
-                up[k] = (char)toupper((unsigned char)st[k]);
-            up[k] = '\0';
-            st_html_row_begin_class(out, st);
-            st_html_cell_class(out, "status", NULL, up);
-            for (size_t c = 1; c < 4; c++)
-                st_html_cell(out, cJSON_GetObjectItemCaseSensitive(a, keys[c])->valuestring);
-            st_html_row_end(out);
-        }
+    st_html_table_begin(out, "table-audit", heads, ST_REPORT_AUDIT_COLS);
+    st_report_audit_each(audit, html_check, out);
     st_html_table_end(out);
 }
 

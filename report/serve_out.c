@@ -310,8 +310,11 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
                 (long long)st_req_len_hi(ic->output_tokens, ic->output_range));
     if (ic->mode == ST_REQ_TRACE)
         fprintf(out, " on average, %lld in all at the longest", (long long)ic->longest);
-    if (ic->cached_share > 0)
-        fprintf(out, ", %.4g%% of each prompt in the prefix cache", ic->cached_share * 100);
+    if (ic->cached_share > 0) {
+        char pct[32];
+        st_unit_percent(ic->cached_share, pct, sizeof pct);
+        fprintf(out, ", %s of each prompt in the prefix cache", pct);
+    }
     fputc('\n', out);
     char tok[40], span[32];
     st_fig_number_text(ST_FU_NUMBER, r->tokens_per_s, tok, sizeof tok); /* 45,110, not 4.511e+04 */

@@ -37,25 +37,52 @@ static void md_table(FILE *out, const cJSON *node, const char *prefix)
 /* The audit as the HTML gives it: one row a check, its status, level, name and message (which
  * states the value and the limit with their units); a key | value table of its leaves read
  * "[6].limit | 2e+16" with no unit. */
+const char *const st_report_audit_keys[ST_REPORT_AUDIT_COLS] = {"status", "level", "check",
+                                                                "message"};
+
+const char *st_report_audit_head(size_t col)
+{
+    char path[32];
+    snprintf(path, sizeof path, "audit[].%s", st_report_audit_keys[col]);
+    const st_fig *f = st_fig_find(ST_DOC_RUN, path);
+    return f ? f->label : st_report_audit_keys[col];
+}
+
+void st_report_audit_each(const cJSON *audit, void (*fn)(void *ctx, const cJSON *check), void *ctx)
+{
+    static const char *const order[] = {"fail", "warn", NULL};
+    for (size_t g = 0; g < 3; g++)
+        for (const cJSON *a = audit ? audit->child : NULL; a; a = a->next) {
+            const cJSON *st = cJSON_GetObjectItemCaseSensitive(a, "status");
+            const char *s = cJSON_IsString(st) ? st->valuestring : "";
+            int mine = order[g] ? strcmp(s, order[g]) == 0
+                                : strcmp(s, order[0]) != 0 && strcmp(s, order[1]) != 0;
+            if (mine)
+                fn(ctx, a);
+        }
+}
+
+/* One check as a Markdown row. */
+static void md_check(void *ctx, const cJSON *a)
+{
+    FILE *out = ctx;
+    for (size_t k = 0; k < ST_REPORT_AUDIT_COLS; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, st_report_audit_keys[k]);
+        fputs(k ? " | " : "| ", out);
+        st_report_md_cell(out, cJSON_IsString(v) ? v->valuestring : "");
+    }
+    fputs(" |\n", out);
+}
+
 static void md_audit(FILE *out, const cJSON *audit)
 {
-    static const char *const keys[] = {"status", "level", "check", "message"};
-    for (size_t k = 0; k < 4; k++) {
-        char path[32];
-        snprintf(path, sizeof path, "audit[].%s", keys[k]);
-        const st_fig *f = st_fig_find(ST_DOC_RUN, path);
+    for (size_t k = 0; k < ST_REPORT_AUDIT_COLS; k++) {
         fputs(k ? " | " : "| ", out);
-        st_report_md_cell(out, f ? f->label : keys[k]);
+        st_report_md_cell(out, st_report_audit_head(k));
     }
     fputs(" |\n|---|---|---|---|\n", out);
-    for (const cJSON *a = audit ? audit->child : NULL; a; a = a->next) {
-        for (size_t k = 0; k < 4; k++) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, keys[k]);
-            fputs(k ? " | " : "| ", out);
-            st_report_md_cell(out, cJSON_IsString(v) ? v->valuestring : "");
-        }
-        fputs(" |\n", out);
-    }
+    for (const cJSON *a = audit ? audit->child : NULL; a; a = a->next)
+        md_check(out, a);
     fputc('\n', out);
 }
 

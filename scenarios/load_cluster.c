@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/config/pools.h"
 #include "models/config/racks.h"
 #include "models/fabric/leaf.h"
 #include "models/fabric/topo.h"
@@ -510,17 +511,6 @@ static void check_ups(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
 
 /* The fabric rule: leaves_per_pod only for a three-tier tree. A leaf with more ports than the
  * cluster has nodes is a partly filled one (models/fabric/topo.c). */
-/* The most NICs a node of the cluster has: its pools' largest (each pool its own), so that the
- * default leaf takes every pool's nodes within its 32 NICs, whatever order the pools come in. */
-static int most_nics(const st_cluster_cfg *c)
-{
-    int most = c->fabric.nics_per_node;
-    for (int k = 0; k < c->n_pools; k++)
-        if (c->pools[k].nics_per_node > most)
-            most = (int)c->pools[k].nics_per_node;
-    return most;
-}
-
 static void check_fabric(st_ld *ld, const st_ynode *n, const st_cluster_cfg *c)
 {
     const st_fabric_cfg *f = &c->fabric;
@@ -589,7 +579,8 @@ static void cluster_derive(st_ld *ld, const st_ynode *n, st_cluster_cfg *c)
     if (!f->switch_ports)
         f->switch_ports = ST_SWITCH_PORTS_DEFAULT;
     if (!f->nodes_per_leaf) /* 32 NICs' worth of nodes; a rail leaf takes one NIC a node */
-        f->nodes_per_leaf = st_leaf_default_nodes(f->topology, most_nics(c), c->nodes);
+        f->nodes_per_leaf =
+            st_leaf_default_nodes(f->topology, (int)st_pools_most_nics(c), c->nodes);
     for (int i = f->n_oversub; i < ST_MAX_TIERS_OVERSUB; i++)
         f->oversub[i] = f->oversub[f->n_oversub - 1];
 }

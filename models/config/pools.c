@@ -132,6 +132,15 @@ int st_pools_one_node_size(const st_cluster_cfg *c)
     return c->n_pools <= 1 || !c->mixed_node_sizes;
 }
 
+int64_t st_pools_most_nics(const st_cluster_cfg *c)
+{
+    int64_t most = c->fabric.nics_per_node;
+    for (int k = 0; k < c->n_pools; k++)
+        if (c->pools[k].nics_per_node > most)
+            most = c->pools[k].nics_per_node;
+    return most;
+}
+
 int st_pools_one_node_shape(const st_cluster_cfg *c)
 {
     for (int k = 1; k < c->n_pools; k++)

@@ -55,6 +55,10 @@ int st_pools_one_node_size(const st_cluster_cfg *c);
  * pool by pool. */
 int st_pools_one_node_shape(const st_cluster_cfg *c);
 
+/* The most NICs a node of c has: the cluster's, or its pools' largest (each pool its own): what
+ * the default nodes_per_leaf holds 32 NICs' worth of, whatever order the pools come in. */
+int64_t st_pools_most_nics(const st_cluster_cfg *c);
+
 /* The node of GPU g, and node n's first GPU and GPU count (n in [0, nodes]; node `nodes` starts
  * past the last GPU). */
 int64_t st_pools_node_of_gpu(const st_cluster_cfg *c, int64_t gpu);

@@ -41,6 +41,16 @@ static double job_peak_share(const st_run *out, size_t i)
     return metered * mine / all;
 }
 
+/* Workload i's facility energy over its life or span (the plant's job energy_j, run.c
+ * job_energy), 0 without the plant. */
+static double job_energy_j(const st_run *out, size_t i)
+{
+    for (size_t k = 0; out->has_plant && k < out->plant.n_jobs; k++)
+        if (out->plant.jobs[k].id == i)
+            return out->plant.jobs[k].energy_j;
+    return 0;
+}
+
 /* The cluster every job's share is of, for the cost model: its GPUs and nodes; on premises
  * (on_prem) what it buys beyond its nodes too: its switches, their optical ports, and from the
  * plant (when it ran) its racks and the heat its cooling rejects to air and to liquid. */
@@ -75,9 +85,7 @@ static st_cost_use job_use(const st_run_spec *sp, const st_run *out, size_t i,
     u.held_s = st__run_held_s(sp, out, i);
     u.tokens = (double)f->steps * (double)f->w->global_batch * (double)f->w->seq_len;
     u.peak_w = job_peak_share(out, i);
-    for (size_t k = 0; out->has_plant && k < out->plant.n_jobs; k++)
-        if (out->plant.jobs[k].id == i)
-            u.energy_j = out->plant.jobs[k].energy_j;
+    u.energy_j = job_energy_j(out, i);
     if (f->has_ckpt)
         st_cost_use_checkpoints(&u, sp->cost, f->ckpt.size_bytes, (double)f->life.checkpoints,
                                 f->levels.usd_per_save);
@@ -248,9 +256,7 @@ void st__run_serve_cost(const st_run_spec *sp, st_run *out)
         u.held_s = (held > 0 ? held : v->r.gpu_hours) * 3600 / (double)v->w->gpus;
         u.tokens = v->r.tokens_per_s * v->r.span_s;
         if (on_prem) {
-            for (size_t k = 0; k < out->plant.n_jobs; k++) /* its facility energy (run.c) */
-                if (out->plant.jobs[k].id == i)
-                    u.energy_j = out->plant.jobs[k].energy_j;
+            u.energy_j = job_energy_j(out, i);
             u.peak_w = job_peak_share(out, i);
             if (!(u.energy_j > 0))
                 continue;
