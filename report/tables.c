@@ -81,8 +81,7 @@ static void md_audit(FILE *out, const cJSON *audit)
         st_report_md_cell(out, st_report_audit_head(k));
     }
     fputs(" |\n|---|---|---|---|\n", out);
-    for (const cJSON *a = audit ? audit->child : NULL; a; a = a->next)
-        md_check(out, a);
+    st_report_audit_each(audit, md_check, out);
     fputc('\n', out);
 }
 

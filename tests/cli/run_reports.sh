@@ -281,6 +281,11 @@ ok 'grep -q "^| Status | Level | Check | Message |$" "$tmp/mx.md" && grep -q "^|
 sed 's/{ name: gb200, gpu: gb200, nodes: 144,/{ name: gb200, gpu: gb200, nodes: 144, gpus_per_node: 6, nvlink_domain: 72,/; s/^cluster:$/cluster:\n  node: { base_power: 2.5 kW }/' \
     scenarios/examples/mixed-h100-gb200.yaml >"$tmp/gpn6.yaml"
 ok '"$strata" audit "$tmp/gpn6.yaml" 2>/dev/null | grep -q "full baseboard: pool .gb200.: 6 GPUs per node: not a full 4- or 8-GPU baseboard"' "audit: the baseboard check names its pool"
+# the markdown audit lists the checks in the HTML's order: FAIL, then WARN, then the rest
+"$strata" run "$tmp/gpn6.yaml" --format markdown 2>/dev/null | sed -n '/^## Pre-flight audit/,$p' |
+    awk -F' [|] ' '/^[|] (pass|warn|fail) /{s = substr($1, 3); r = s == "fail" ? 0 : s == "warn" ? 1 : 2; if (r < last) bad = 1; last = r; n[s]++} END {exit !(bad == 0 && n["fail"] && n["warn"] && n["pass"])}'
+md_order=$?
+ok '[ "$md_order" -eq 0 ]' "run: markdown audit in the HTML's order"
 
 # a walk as a new user: a service's replica stretches drew a queue-wait chart of 4 waits on a
 # -4e-07 ms axis where the text says no job went through the queue; a tiny share read
