@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "report/figures.h"
 #include "scenarios/openb.h"
 #include "sim/progress.h"
 #include "sim/sort.h"
@@ -36,25 +37,36 @@ static void print_case_error(const char *what, size_t i, const st_diag *d, const
         fprintf(stderr, "strata validate: %s\n", line);
 }
 
-/* Run every case of h, printing each row as it comes (and progress as `progress`, when not
- * NULL). Returns 0, or -1 after printing the first case's error. */
-static int run_rows(st_valid_harness *h, const char *what, const char *progress, print_row_fn print,
-                    int md)
+/* Run every case of h (progress as `progress`, when not NULL), pointing (*rows)[i] (malloc'd,
+ * one per case) at case i's row, before a line is printed: a case refused part-way leaves no
+ * table headed and half filled. Returns 0, or -1 after printing the first case's error. */
+static int run_rows(st_valid_harness *h, const char *what, const char *progress,
+                    const st_valid_row ***rows)
 {
     size_t n = st_valid_count(h);
+    *rows = st_xcalloc(n ? n : 1, sizeof **rows);
     for (size_t i = 0; i < n; i++) {
-        const st_valid_row *r = NULL;
         st_diag d = {0};
         st_err err = {0};
-        if (st_valid_case(h, i, &r, &d, &err)) {
+        if (st_valid_case(h, i, &(*rows)[i], &d, &err)) {
             print_case_error(what, i, &d, &err);
+            free(*rows);
+            *rows = NULL;
             return -1;
         }
-        print(r, md);
         if (progress)
             st_progress(progress, (int64_t)i + 1, (int64_t)n);
     }
     return 0;
+}
+
+/* Print the rows run_rows gave h's cases, each with print, and free them. */
+static void print_rows(const st_valid_harness *h, const st_valid_row **rows, print_row_fn print,
+                       int md)
+{
+    for (size_t i = 0, n = st_valid_count(h); i < n; i++)
+        print(rows[i], md);
+    free(rows);
 }
 
 /* ---- fabric: nccl-tests collectives -------------------------------------------------------- */
@@ -80,6 +92,12 @@ static void print_fabric_row(const st_valid_row *r, int md)
 
 static int run_fabric(int md)
 {
+    st_valid_harness *h = st_valid_fabric_new();
+    const st_valid_row **rows;
+    if (run_rows(h, "case", NULL, &rows)) {
+        st_valid_harness_free(h);
+        return -1;
+    }
     if (md)
         printf("## Fabric: nccl-tests collectives\n\n"
                "Bound: bus bandwidth within 10%%, small-size time within a factor of 2. "
@@ -90,10 +108,10 @@ static int run_fabric(int md)
     else
         printf("%-26s %-11s %-10s %10s %10s %8s  %-11s %s\n", "case", "kind", "metric", "measured",
                "predicted", "error", "result", "algo/proto");
-    st_valid_harness *h = st_valid_fabric_new();
-    int rc = run_rows(h, "case", NULL, print_fabric_row, md);
+    print_rows(h, rows, print_fabric_row, md);
+    int rc = 0;
     const st_valid_set *sets;
-    for (size_t i = 0, n = rc ? 0 : st_valid_sets(h, &sets); i < n; i++) {
+    for (size_t i = 0, n = st_valid_sets(h, &sets); i < n; i++) {
         const st_valid_set *t = &sets[i];
         printf("%s%d of %d validation rows within their bound; busbw rows: mean |error| %.1f%%, "
                "max %.1f%%\n",
@@ -106,19 +124,21 @@ static int run_fabric(int md)
 
 /* ---- step: the case files of scenarios/validation, each with a validation: section --------- */
 
+/* A published or predicted figure as the reports show a number (four significant digits, from
+ * 10,000 up grouped: 11,150 tokens/s, not 1.115e+04). */
 static void print_step_row(const st_valid_row *r, int md)
 {
-    char pred[32] = "no fit", err[16] = "";
+    char pred[ST_FIG_TEXT_MAX] = "no fit", err[16] = "";
+    st_fig_text pub = st_fig_plain(r->published);
     if (r->fits) {
-        snprintf(pred, sizeof pred, "%.4g", r->predicted);
+        snprintf(pred, sizeof pred, "%s", st_fig_plain(r->predicted).s);
         snprintf(err, sizeof err, "%+.1f%%", 100 * r->error);
     }
     if (md)
-        printf("| %s | %s | %s | %.4g | %s | %s | %s |\n", r->name, r->set, r->metric, r->published,
+        printf("| %s | %s | %s | %s | %s | %s | %s |\n", r->name, r->set, r->metric, pub.s,
                r->fits ? pred : "does not fit", err, r->source);
     else
-        printf("%-36s %-16s %-14s %10.4g %10s %8s\n", r->name, r->set, r->metric, r->published,
-               pred, err);
+        printf("%-36s %-16s %-14s %10s %10s %8s\n", r->name, r->set, r->metric, pub.s, pred, err);
 }
 
 /* A share as a percentage to one decimal, or two where one would round it onto its goal's bound
@@ -160,6 +180,11 @@ static int run_cases(const char *dir, int md,
         fprintf(stderr, "strata validate: %s\n", err.msg);
         return -1;
     }
+    const st_valid_row **rows;
+    if (run_rows(h, "", what, &rows)) {
+        st_valid_harness_free(h);
+        return -1;
+    }
     if (md)
         printf("\n## %s\n\n| case | set | metric | published | predicted | error | source |\n"
                "|---|---|---|---|---|---|---|\n",
@@ -167,9 +192,10 @@ static int run_cases(const char *dir, int md,
     else
         printf("\n%-36s %-16s %-14s %10s %10s %8s\n", "case", "set", "metric", "published",
                "predicted", "error");
-    int rc = run_rows(h, "", what, print_step_row, md);
+    print_rows(h, rows, print_step_row, md);
+    int rc = 0;
     const st_valid_set *sets;
-    for (size_t i = 0, n = rc ? 0 : st_valid_sets(h, &sets); i < n; i++) {
+    for (size_t i = 0, n = st_valid_sets(h, &sets); i < n; i++) {
         print_step_set(&sets[i], md);
         rc |= sets[i].missed;
     }
@@ -212,7 +238,10 @@ static int run_residuals(const char *dir)
         fprintf(stderr, "strata validate: %s\n", err.msg);
         return -1;
     }
-    int rc = run_rows(h, "", NULL, print_residual_row, 0);
+    const st_valid_row **rows;
+    int rc = run_rows(h, "", NULL, &rows);
+    if (!rc)
+        print_rows(h, rows, print_residual_row, 0);
     st_valid_harness_free(h);
     return rc;
 }
@@ -455,8 +484,12 @@ static int sets_line(st_valid_harness *h, int rc, int md)
 static int life_part(st_valid_harness *h, const char *what, const char *title, const char *text,
                      int md)
 {
-    print_life_head(md, title, text);
-    int rc = run_rows(h, what, NULL, print_life_row, md);
+    const st_valid_row **rows;
+    int rc = run_rows(h, what, NULL, &rows);
+    if (!rc) {
+        print_life_head(md, title, text);
+        print_rows(h, rows, print_life_row, md);
+    }
     return sets_line(h, rc, md);
 }
 
@@ -517,6 +550,12 @@ static void print_sched_row(const st_valid_row *r, int md)
 
 static int run_sched(const char *dir, int md)
 {
+    st_valid_harness *h = st_valid_sched_new(dir);
+    const st_valid_row **rows;
+    if (run_rows(h, "", NULL, &rows)) {
+        st_valid_harness_free(h);
+        return -1;
+    }
     if (md)
         printf("\n## Scheduler policies: orderings on published traces\n\n"
                "Case files in scenarios/validation/sched/ (their comments give the setups), each "
@@ -530,10 +569,10 @@ static int run_sched(const char *dir, int md)
     else
         printf("\nScheduler policies: orderings of mean JCT (h)\n%-20s %-26s %-50s %s\n", "case",
                "ordering", "mean JCT h", "result");
-    st_valid_harness *h = st_valid_sched_new(dir);
-    int rc = run_rows(h, "", NULL, print_sched_row, md);
+    print_rows(h, rows, print_sched_row, md);
+    int rc = 0;
     const st_valid_set *sets;
-    for (size_t i = 0, n = rc ? 0 : st_valid_sets(h, &sets); i < n; i++) {
+    for (size_t i = 0, n = st_valid_sets(h, &sets); i < n; i++) {
         const st_valid_set *t = &sets[i];
         printf("%s%s: %d of %d orderings hold %s\n", md ? "\n" : "", t->name, t->passed, t->rows,
                t->missed ? "(MISSED)" : "(met)");
@@ -638,6 +677,12 @@ static void print_plant_row(const st_valid_row *r, int md)
 
 static int run_plant(const char *dir, int md)
 {
+    st_valid_harness *h = st_valid_plant_new(dir);
+    const st_valid_row **rows;
+    if (run_rows(h, "", NULL, &rows)) {
+        st_valid_harness_free(h);
+        return -1;
+    }
     if (md)
         printf("\n## Plant: published power figures\n\n"
                "Case files in scenarios/validation/plant/ (their comments give the sources), each "
@@ -649,9 +694,8 @@ static int run_plant(const char *dir, int md)
     else
         printf("\nPlant: published power figures\n%-28s %-20s %-18s %10s  %s\n", "case", "metric",
                "published", "predicted", "result");
-    st_valid_harness *h = st_valid_plant_new(dir);
-    int rc = run_rows(h, "", NULL, print_plant_row, md);
-    return sets_line(h, rc, md);
+    print_rows(h, rows, print_plant_row, md);
+    return sets_line(h, 0, md);
 }
 
 /* Run one set on the cases in DIR/sub. */

@@ -11,6 +11,8 @@
 #include "report/report.h"
 #include "report/sweep_out.h"
 
+static cJSON *json_cell(const char *c);
+
 /* A CSV line of cells[0..n). */
 static void csv_line(FILE *out, char *const *cells, size_t n)
 {
@@ -20,30 +22,32 @@ static void csv_line(FILE *out, char *const *cells, size_t n)
     }
 }
 
-/* A figure's cell for a reader: a number with a fraction to 6 significant digits (a whole one, a
- * count or bytes, as it is) into num, a boolean in the words every report's reader formats use
- * (yes, no: report/leaves.c); else the cell as it is. The CSV and JSON keep every digit the JSON
- * report has (report.h, st_report_number_exact), and true and false. */
-static const char *md_figure(const char *cell, char *num, size_t n)
+/* A figure's cell for a reader, column col's: as the HTML's points table writes it
+ * (st_report_value_text: its unit's digits and unit, a count whole and grouped, a boolean in
+ * the reader formats' words, yes or no), into text; else the cell as it is. The CSV and JSON
+ * keep every digit the JSON report has (report.h, st_report_number_exact), and true and false. */
+static const char *md_figure(const char *col, const char *cell, char *text, size_t n)
 {
-    if (strcmp(cell, "true") == 0 || strcmp(cell, "false") == 0)
-        return cell[0] == 't' ? "yes" : "no";
-    char *end;
-    double v = cell[0] ? strtod(cell, &end) : NAN;
-    if (!isfinite(v) || *end || (v == trunc(v) && fabs(v) < 1e15)) /* a count whole */
-        return cell;
-    snprintf(num, n, "%.6g", v);
-    return num;
+    cJSON *v = json_cell(cell);
+    const char *out = cell;
+    if (cJSON_IsNumber(v) || cJSON_IsBool(v)) {
+        char path[256];
+        snprintf(path, sizeof path, "points[0].%s", col);
+        out = st_report_value_text(ST_DOC_SWEEP, path, v, text, n);
+    }
+    cJSON_Delete(v);
+    return out;
 }
 
-/* A Markdown table line of cells[0..n): a figure's cell from column `figs` on as md_figure writes
- * it; a swept value stays as given. */
-static void md_line(FILE *out, char *const *cells, size_t n, size_t figs)
+/* A Markdown table line of cells[0..n), columns cols: a figure's cell from column `figs` on as
+ * md_figure writes it; a swept value stays as given. */
+static void md_line(FILE *out, char *const *cols, char *const *cells, size_t n, size_t figs)
 {
     for (size_t c = 0; c < n; c++) {
-        char num[32];
+        char text[128];
         fputs("| ", out);
-        st_report_md_cell(out, c >= figs ? md_figure(cells[c], num, sizeof num) : cells[c]);
+        st_report_md_cell(out,
+                          c >= figs ? md_figure(cols[c], cells[c], text, sizeof text) : cells[c]);
         fputc(' ', out);
     }
     fputs("|\n", out);
@@ -66,7 +70,7 @@ char *st_sweep_render_head(const st_sweep *sw, st_sweep_format f)
         st_report_md_cell(out, summary);
         fputs("\n\n", out);
         free(summary);
-        md_line(out, sw->cols, sw->n_cols, sw->n_cols);
+        md_line(out, sw->cols, sw->cols, sw->n_cols, sw->n_cols);
         for (size_t c = 0; c < sw->n_cols; c++)
             fputs("|---", out);
         fputs("|\n", out);
@@ -82,7 +86,7 @@ char *st_sweep_render_row(const st_sweep *sw, char **cells, st_sweep_format f)
     if (f == ST_SWEEP_CSV)
         csv_line(out, cells, sw->n_cols);
     else if (f == ST_SWEEP_MARKDOWN)
-        md_line(out, cells, sw->n_cols, sw->grid->n_ax);
+        md_line(out, sw->cols, cells, sw->n_cols, sw->grid->n_ax);
     return st_report_close(out, &buf);
 }
 

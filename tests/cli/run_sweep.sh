@@ -735,10 +735,11 @@ for k in step_time_s mfu wall_s; do
         "$(grep -m1 "\"$k\":" "$tmp/x.json" | sed 's/.*:[[:space:]]*//; s/,$//')" \
         "$(sed -n 2p "$tmp/x.csv" | cut -d, -f"$col")"
 done
-# The Markdown table rounds a figure with a fraction for a reader and shows a count whole.
+# The Markdown table writes a figure as the HTML's points table does (its unit's digits and unit,
+# a share in percent, a count grouped), not 0.57206 or 2.5364e+07.
 "$strata" sweep "$scn" --set 'workloads[finetune].steps=1234567' --columns steps,mfu \
     --format markdown 2>/dev/null >"$tmp/x.md"
-expect "markdown: a count whole, a fraction to 6 digits" "| 1234567 | ok | 1234567 | 0.57206 |  |" \
+expect "markdown: a figure as the HTML writes it" "| 1234567 | ok | 1,234,567 | 57.21% |  |" \
     "$(tail -1 "$tmp/x.md")"
 # A scenario of a trace alone has no job whose figures a row could hold: the sweep says so and
 # names the run's own columns and compare, which reports the cluster run (its rows were the

@@ -192,6 +192,15 @@ if [ "$rc" -ne 2 ] || [ -n "$out" ]; then
     echo "FAIL validate --openb on a missing folder: exit $rc after ${#out} bytes of sets, want 2 first"
     fail=$((fail + 1))
 fi
+# a case file that does not load is refused before the table: its header came first
+n=$((n + 1))
+mkdir -p "$tmp/broken" && printf 'bad: [\n' >"$tmp/broken/case.yaml"
+out=$(timeout 60 "$strata" validate --step --dir "$tmp/broken" 2>"$tmp/err")
+rc=$?
+if [ "$rc" -ne 2 ] || [ -n "$out" ] || ! grep -q "^$tmp/broken/case.yaml:2:1: error" "$tmp/err"; then
+    echo "FAIL validate --step on a broken case: exit $rc after ${#out} bytes, stderr $(head -1 "$tmp/err")"
+    fail=$((fail + 1))
+fi
 # an option of a list may be given again: its values add up
 n=$((n + 1))
 "$strata" size "$q" --deadline 1h --gpu-types h100-sxm --gpu-types b200 >/dev/null 2>&1 ||
