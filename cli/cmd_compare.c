@@ -230,9 +230,11 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
                         run.has_serving ? &run.serving : NULL);
         for (size_t i = 0; i < run.n; i++) { /* the widest step-model band of its jobs */
             const st_forecast *f = &run.f[i];
-            double h =
-                f->w && f->has_band ? (f->band.hi - f->band.lo) / (f->band.hi + f->band.lo) : 0;
-            row->band_half = h > row->band_half ? h : row->band_half;
+            if (!f->w || !f->has_band)
+                continue;
+            int first = !(row->band_hi > 0);
+            row->band_lo = first || f->band.lo < row->band_lo ? f->band.lo : row->band_lo;
+            row->band_hi = f->band.hi > row->band_hi ? f->band.hi : row->band_hi;
         }
         st_snprintf(row->label, sizeof row->label, placement ? "%s, %s" : "%s", row->policy,
                     row->placement);

@@ -28,10 +28,10 @@ typedef struct st_compare_row {
     unsigned char has[ST_COMPARE_MAX_FIGS];
     double *waits_h; /* the started jobs' waits (the first replica's), for the HTML's CDF */
     size_t n_waits;
-    /* The widest of its training jobs' step-model error bands as a half-width relative to its
-     * middle, (hi - lo) / (hi + lo) (models/forecast/band.h); 0: no job has one (trace jobs
-     * replay their recorded durations). */
-    double band_half;
+    /* The widest of its training jobs' step-model error bands, the least low end and the most
+     * high end, as multipliers of a forecast (models/forecast/band.h: [t lo, t hi], the band
+     * `run` prints); 0, 0: no job has one (trace jobs replay their recorded durations). */
+    double band_lo, band_hi;
     /* On a cluster of several pools, each pool's share (models/sched/cluster.h; with replicas,
      * the means of its waits and utilisations, the fewest finished), named by pool_cfg[k];
      * n_pool 0 otherwise. Owned: st_compare_row_release frees it. */
@@ -44,8 +44,9 @@ typedef struct st_compare_row {
 void st_compare_row_release(st_compare_row *r);
 
 /* The figure columns whose values move with the step model's error: times, energy, money. Of
- * those, whether row i's figure k is within the band of the best (least) row's, v - best <=
- * w best with w the widest band_half of the rows (0: no band, nothing within). */
+ * those, whether row i's figure k is within the band of the best (least) row's, v <= best hi
+ * with hi the most band_hi of the rows: inside the band `run` gives the best's figure (0: no
+ * band, nothing within). */
 int st_compare_in_band(const st_compare_row *rows, size_t n, size_t i, size_t k);
 
 /* The figure columns into figs[ST_COMPARE_MAX_FIGS]; returns how many. */

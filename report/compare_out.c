@@ -63,13 +63,37 @@ static const char *key_of(const st_fig *f)
     return f->path + strlen("policies[].");
 }
 
-/* The widest band of the rows (st_compare_row.band_half). */
-static double band_of(const st_compare_row *rows, size_t n)
+static char *json(const st_compare_doc *d);
+
+/* The answer in words the Markdown and the HTML open with (report/summary.c), as a paragraph. */
+static void text_summary(FILE *out, const st_compare_doc *d)
 {
-    double w = 0;
+    char *j = json(d);
+    cJSON *t = cJSON_Parse(j);
+    if (!t)
+        ST_BUG("compare's JSON does not parse back");
+    char *summary = st_summary_compare(t);
+    fprintf(out, "\n%s\n", summary);
+    free(summary);
+    cJSON_Delete(t);
+    free(j);
+}
+
+/* The widest band of the rows (st_compare_row.band_lo, band_hi): the least low end and the most
+ * high end, multipliers of a forecast; hi 0 where no row has one. */
+typedef struct {
+    double lo, hi;
+} band_ends;
+
+static band_ends band_of(const st_compare_row *rows, size_t n)
+{
+    band_ends b = {1, 0};
     for (size_t i = 0; i < n; i++)
-        w = rows[i].band_half > w ? rows[i].band_half : w;
-    return w;
+        if (rows[i].band_hi > 0) {
+            b.lo = rows[i].band_lo < b.lo ? rows[i].band_lo : b.lo;
+            b.hi = rows[i].band_hi > b.hi ? rows[i].band_hi : b.hi;
+        }
+    return b;
 }
 
 /* A figure column that scales with the jobs' step times. */
@@ -82,13 +106,14 @@ int st_compare_in_band(const st_compare_row *rows, size_t n, size_t i, size_t k)
 {
     const st_fig *figs[ST_COMPARE_MAX_FIGS];
     size_t nf = st_compare_figs(figs);
-    double w = band_of(rows, n), best = INFINITY;
-    if (k >= nf || !banded(figs[k]) || !(w > 0))
+    band_ends b = band_of(rows, n);
+    double best = INFINITY;
+    if (k >= nf || !banded(figs[k]) || !(b.hi > 0))
         return 0;
     for (size_t j = 0; j < n; j++)
         if (rows[j].has[k] && rows[j].v[k] < best)
             best = rows[j].v[k];
-    return rows[i].has[k] && rows[i].v[k] - best <= w * best;
+    return rows[i].has[k] && rows[i].v[k] <= b.hi * best;
 }
 
 /* A count (preemptions): shown whole, its column as wide as its heading. */
@@ -240,16 +265,16 @@ static void band_notes(FILE *out, const st_compare_row *rows, size_t n, int md)
 {
     const st_fig *figs[ST_COMPARE_MAX_FIGS];
     size_t nf = st_compare_figs(figs);
-    double w = band_of(rows, n);
-    if (!(w > 0))
+    band_ends b = band_of(rows, n);
+    if (!(b.hi > 0))
         return;
     fprintf(out,
-            "\n%serror band ±%.0f%% (the widest of the training jobs' step-model bands, "
+            "\n%serror band -%.0f%%/+%.0f%% (the widest of the training jobs' step-model bands, "
             "docs/models/error-band.md); rows within it of the best, whose difference from the "
             "best is smaller than the model's error on one job (a conservative test: the same "
             "model times every row, so much of its error moves them alike, and a ranking can "
             "hold inside it):\n",
-            md ? "" : "", 100 * w);
+            md ? "" : "", 100 * (1 - b.lo), 100 * (b.hi - 1));
     for (size_t k = 0; k < nf; k++) {
         if (!shown(rows, n, k) || !banded(figs[k]))
             continue;
@@ -331,7 +356,7 @@ static void csv(FILE *out, const st_compare_row *rows, size_t n, int spread)
         for (size_t k = 0; k < nf; k++)
             if (shown(rows, n, k) && sd_group(figs[k]) == g)
                 fprintf(out, ",%s_sd", key_of(figs[k]));
-    int banded_csv = band_of(rows, n) > 0;
+    int banded_csv = band_of(rows, n).hi > 0;
     if (banded_csv)
         fprintf(out, ",within_band");
     csv_pool_header(out, rows, n);
@@ -400,9 +425,11 @@ static char *json(const st_compare_doc *d)
     cJSON_AddNumberToObject(root, "seed", (double)d->seed);
     if (spread)
         cJSON_AddNumberToObject(root, "replicas", (double)d->replicas);
-    double w = band_of(rows, n);
-    if (w > 0)
-        cJSON_AddNumberToObject(root, "band_half_width", w);
+    band_ends b = band_of(rows, n);
+    if (b.hi > 0) { /* the band run prints, as shares below and above a forecast */
+        cJSON_AddNumberToObject(root, "band_below", 1 - b.lo);
+        cJSON_AddNumberToObject(root, "band_above", b.hi - 1);
+    }
     cJSON *arr = cJSON_AddArrayToObject(root, "policies");
     for (size_t i = 0; i < n; i++) {
         const st_compare_row *r = &rows[i];
@@ -416,7 +443,7 @@ static char *json(const st_compare_doc *d)
         json_pools(o, r);
         if (spread) /* the sample standard deviation of each figure over the replicas */
             json_figures(cJSON_AddObjectToObject(o, "spread"), rows, n, r->sd);
-        if (w > 0) { /* the figures within the band of the best row's */
+        if (b.hi > 0) { /* the figures within the band of the best row's */
             const st_fig *figs[ST_COMPARE_MAX_FIGS];
             size_t nf = st_compare_figs(figs);
             cJSON *in = cJSON_AddArrayToObject(o, "within_band");
@@ -476,6 +503,8 @@ char *st_compare_render(const st_compare_doc *d, st_compare_format f)
         table(out, rows, n, f == ST_CMP_MARKDOWN, spread);
         pools_table(out, rows, n, f == ST_CMP_MARKDOWN);
         band_notes(out, rows, n, f == ST_CMP_MARKDOWN);
+        if (f == ST_CMP_TEXT) /* last, where a terminal leaves the eye: the answer in words */
+            text_summary(out, d);
     }
     return st_report_close(out, &buf);
 }

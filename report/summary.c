@@ -533,10 +533,10 @@ static const cJSON *least(FILE *out, const cJSON *t, const cJSON *pols, const ch
         char *who = names_of(pols, placements, reads_best, &s),
              *near = names_of(pols, placements, band_only, &s);
         fprintf(out, "; lowest %s: %s (%s", label, who, v);
-        if (near) /* the band in whole percent, as the text's "error band ±38%" */
-            fprintf(out, "; %s within the ±%.0f%% error band of it",
+        if (near) /* the band's high end in whole percent, as the text's "error band -21%/+27%" */
+            fprintf(out, "; %s within the +%.0f%% error band of it",
                     ties + nb == n ? (placements ? "every other run" : "every other policy") : near,
-                    num(t, "band_half_width") * 100);
+                    num(t, "band_above") * 100);
         fputc(')', out);
         free(near);
         free(who);
@@ -554,7 +554,37 @@ static const cJSON *least(FILE *out, const cJSON *t, const cJSON *pols, const ch
  * cost the model can tell, nor is a GPU utilisation within the band's share of the highest (the
  * share of GPU time that is useful comes from the same step times the band is of). Nothing where
  * best gives up nothing. */
-static void costs(FILE *out, const cJSON *t, const cJSON *pols, const cJSON *best, int placements)
+/* A row that reads as the best row does, as shown, at every one of keys[0 .. n): the lead's
+ * figure and what the lead costs, so that the rows tied for a lead at the same price are all
+ * named (srtf, srsf and fair-share, not srtf alone). */
+typedef struct {
+    const cJSON *best;
+    const char *const *keys;
+    size_t n;
+} reads_as_best;
+
+static int reads_as(const cJSON *p, const void *arg)
+{
+    const reads_as_best *s = arg;
+    for (size_t k = 0; k < s->n; k++) {
+        const char *key = s->keys[k];
+        if (cJSON_IsNumber(get(p, key)) != cJSON_IsNumber(get(s->best, key)))
+            return 0;
+        if (!cJSON_IsNumber(get(p, key)))
+            continue;
+        char *path = st_xasprintf("policies[0].%s", key), a[ST_REPORT_VALUE_MAX],
+             b[ST_REPORT_VALUE_MAX];
+        int same = strcmp(shown(ST_DOC_COMPARE, path, p, key, a),
+                          shown(ST_DOC_COMPARE, path, s->best, key, b)) == 0;
+        free(path);
+        if (!same)
+            return 0;
+    }
+    return 1;
+}
+
+static void costs(FILE *out, const cJSON *t, const cJSON *pols, const cJSON *best, const char *lead,
+                  int placements)
 {
     static const struct {
         const char *key;
@@ -565,7 +595,14 @@ static void costs(FILE *out, const cJSON *t, const cJSON *pols, const cJSON *bes
     for (const cJSON *p = pols->child; p; p = p->next, i++)
         if (p == best)
             at = i;
-    char *who = policy_name(best, placements);
+    const char *same[1 + sizeof fig / sizeof fig[0]] = {lead};
+    for (size_t k = 0; k < sizeof fig / sizeof fig[0]; k++)
+        same[k + 1] = fig[k].key;
+    reads_as_best rb = {best, same, sizeof same / sizeof same[0]};
+    size_t n_who = 0;
+    for (const cJSON *p = pols->child; p; p = p->next)
+        n_who += reads_as(p, &rb) != 0;
+    char *who = names_of(pols, placements, reads_as, &rb);
     for (size_t k = 0; k < sizeof fig / sizeof fig[0]; k++) {
         const char *key = fig[k].key;
         if (!cJSON_IsNumber(get(best, key)) || in_band(best, key))
@@ -584,8 +621,8 @@ static void costs(FILE *out, const cJSON *t, const cJSON *pols, const cJSON *bes
              w[ST_REPORT_VALUE_MAX];
         shown(ST_DOC_COMPARE, path, best, key, v);
         shown(ST_DOC_COMPARE, tpath, top, key, w);
-        int near = fig[k].higher_better && fabs(num(top, key) - num(best, key)) <=
-                                               num(t, "band_half_width") * num(top, key);
+        int near = fig[k].higher_better &&
+                   fabs(num(top, key) - num(best, key)) <= num(t, "band_below") * num(top, key);
         if (top != best && strcmp(v, w) != 0 && !near) {
             char *label = label_word(path, key), more[32] = "";
             if (strcmp(key, "energy_j") == 0 && num(top, key) > 0)
@@ -599,7 +636,8 @@ static void costs(FILE *out, const cJSON *t, const cJSON *pols, const cJSON *bes
     }
     for (size_t k = 0; k < said; k++) {
         if (k == 0)
-            fprintf(out, " %s pays for its lead with", who);
+            fprintf(out, " %s %s with", who,
+                    n_who > 1 ? "pay for their lead" : "pays for its lead");
         fprintf(out, "%s%s", k == 0 ? " " : k + 1 == said ? " and " : ", ", part[k]);
         free(part[k]);
     }
@@ -620,6 +658,45 @@ static size_t distinct(const cJSON *pols, const char *key)
         n += q == p;
     }
     return n;
+}
+
+/* "; most service requests within their targets: A (100.00%; 0.00% under B)", the rows of the
+ * highest and the lowest share as shown, or "; ... the same under every policy (V)": what a
+ * service beside training gets from each policy, which the completion times do not say. */
+static void slo_shares(FILE *out, const cJSON *pols, int placements)
+{
+    const char *key = "slo_attainment";
+    const cJSON *hi = NULL, *lo = NULL;
+    size_t ih = 0, il = 0, i = 0;
+    for (const cJSON *p = pols->child; p; p = p->next, i++) {
+        if (!cJSON_IsNumber(get(p, key)))
+            continue;
+        if (!hi || num(p, key) > num(hi, key))
+            hi = p, ih = i;
+        if (!lo || num(p, key) < num(lo, key))
+            lo = p, il = i;
+    }
+    if (!hi)
+        return;
+    char *ph = st_xasprintf("policies[%zu].%s", ih, key),
+         *pl = st_xasprintf("policies[%zu].%s", il, key), vh[ST_REPORT_VALUE_MAX],
+         vl[ST_REPORT_VALUE_MAX];
+    shown(ST_DOC_COMPARE, ph, hi, key, vh);
+    shown(ST_DOC_COMPARE, pl, lo, key, vl);
+    char *label = label_word(ph, key);
+    if (strcmp(vh, vl) == 0) {
+        fprintf(out, "; %s the same under every %s (%s)", label, placements ? "run" : "policy", vh);
+    } else {
+        same_shown sh = {key, vh, ph}, sl = {key, vl, pl};
+        char *most = names_of(pols, placements, reads_best, &sh),
+             *least_ = names_of(pols, placements, reads_best, &sl);
+        fprintf(out, "; most %s: %s (%s; %s under %s)", label, most, vh, vl, least_);
+        free(most);
+        free(least_);
+    }
+    free(label);
+    free(pl);
+    free(ph);
 }
 
 char *st_summary_compare(const cJSON *t)
@@ -651,12 +728,14 @@ char *st_summary_compare(const cJSON *t)
     const cJSON *won[sizeof keys / sizeof keys[0]] = {NULL};
     for (size_t k = 0; n && k < sizeof keys / sizeof keys[0]; k++)
         won[k] = least(out, t, pols, keys[k], placements);
+    if (services)
+        slo_shares(out, pols, placements);
     fputc('.', out);
     /* what the fastest (completion time, then wait) gives up for it, once a policy */
     if (n >= 2)
         for (size_t k = 0; k < 3; k += 2)
             if (won[k] && (k == 0 || won[k] != won[0]))
-                costs(out, t, pols, won[k], placements);
+                costs(out, t, pols, won[k], keys[k], placements);
     return st_report_close(out, &buf);
 }
 

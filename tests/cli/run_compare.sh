@@ -91,19 +91,25 @@ printf 'workloads:\n  - { name: w, model: llama3-8b, gpus: 8, steps: 10 }\n' >>"
 ok '[ $rc -eq 2 ] && grep -q "replays its trace alone" "$tmp/e"' "muri replay: workloads beside it refused, a usage error"
 "$strata" compare "$m" --policies srtf --placements best-fit >"$tmp/o" 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "placements: .*replay: muri.*no placement policy applies" "$tmp/e" && [ ! -s "$tmp/o" ]' "muri replay: --placements refused"
-# The step model's error band: the queue example's training jobs have one, and each row's
-# within_band names exactly the time, energy and money figures within it of the best row's.
+# The step model's error band: the queue example's training jobs have one, the band run prints
+# (the widest of its jobs' ends, not a half-width around its middle), and each row's within_band
+# names exactly the time, energy and money figures inside the best row's band.
 "$strata" compare scenarios/examples/queue.yaml --format json >"$tmp/qb.json" 2>/dev/null
-ok 'python3 - "$tmp/qb.json" <<"PY"
+"$strata" run scenarios/examples/queue.yaml --format json >"$tmp/qr.json" 2>/dev/null
+ok 'python3 - "$tmp/qb.json" "$tmp/qr.json" <<"PY"
 import json, sys
 d = json.load(open(sys.argv[1]))
-w = d["band_half_width"]
-assert 0 < w < 1, w
+r = json.load(open(sys.argv[2]))
+lo, hi = d["band_below"], d["band_above"]
+jobs = [j for j in r["jobs"] if "step_time_s_band" in j]
+assert jobs and 0 < lo < 1 and 0 < hi, (lo, hi)
+assert abs(hi - max(j["step_time_s_band"][1] / j["step_time_s"] - 1 for j in jobs)) < 1e-9
+assert abs(lo - max(1 - j["step_time_s_band"][0] / j["step_time_s"] for j in jobs)) < 1e-9
 pol = d["policies"]
 for k in ("mean_jct_s", "makespan_s", "p95_wait_s", "energy_j"):
     best = min(p[k] for p in pol)
     for p in pol:
-        assert (k in p["within_band"]) == (p[k] - best <= w * best), (k, p["policy"])
+        assert (k in p["within_band"]) == (p[k] <= (1 + hi) * best), (k, p["policy"])
 assert all("utilization" not in p["within_band"] for p in pol)
 PY' "compare: within_band is the band of the best"
 # HTML: the figures within the band are a table of their own, a row a policy, not a column of
@@ -118,9 +124,9 @@ assert "within the error band" not in pol
 assert band.count("<tr") == 1 + len(re.findall(r"<tr", pol)) - 1, (band.count("<tr"), pol.count("<tr"))
 PY' "compare html: within the band in its own table"
 "$strata" compare scenarios/examples/queue.yaml >"$tmp/qb.txt" 2>/dev/null
-ok 'grep -q "^error band ±[0-9]*% " "$tmp/qb.txt" && grep -q "^  Mean job completion time: " "$tmp/qb.txt"' "compare: the band under the text table"
+ok 'grep -q "^error band -[0-9]*%/+[0-9]*% " "$tmp/qb.txt" && grep -q "^  Mean job completion time: " "$tmp/qb.txt"' "compare: the band under the text table"
 "$strata" compare scenarios/examples/philly-512gpu.yaml --policies fifo --format json >"$tmp/pb.json" 2>/dev/null
-ok '! grep -q band_half_width "$tmp/pb.json"' "compare: trace jobs alone have no band"
+ok '! grep -q band_above "$tmp/pb.json"' "compare: trace jobs alone have no band"
 # A run in which no job finishes (a service alone, its replicas up and down) has no waits or
 # completion times to show: absent, not 0 s (a review found "JCT mean 0 s" where run says "no
 # job, so no JCT").
@@ -152,5 +158,12 @@ ok 'sed -n 3p "$tmp/tp2.md" | grep -q "^2 policies under 2 placements (4 runs) o
 rc=$?
 ok '[ $rc -eq 2 ]' "compare: a CSV as the scenario exits 2"
 ok 'head -1 "$tmp/csv.err" | grep -q "^scenarios/traces/muri_philly/trace1.csv:1:1: error: a scenario is a mapping with .version., .cluster. and .workloads., found one value (96078 bytes); it looks like a CSV file (.job_id,num_gpu,"' "compare: a CSV as the scenario is said to look like one"
+# The text ends with the answer in words the Markdown opens with; a service's share of requests
+# within its targets is part of that answer, and every policy tied for the lead at the same
+# price is named (it named srtf alone of srtf, srsf and fair-share).
+"$strata" compare scenarios/examples/serve-beside-training.yaml >"$tmp/sb.txt" 2>/dev/null
+"$strata" compare scenarios/examples/serve-beside-training.yaml --format markdown >"$tmp/sb.md" 2>/dev/null
+ok '[ "$(tail -1 "$tmp/sb.txt")" = "$(sed -n 3p "$tmp/sb.md")" ]' "compare: the text ends with the markdown's summary"
+ok 'grep -q "; most service requests within their targets: srtf, srsf and fair-share (100%; 0% under fifo, backfill, sjf and 3 others)\. srtf, srsf and fair-share pay for their lead with preemptions 1 against 0\.$" "$tmp/sb.txt"' "compare: the summary says the services' share and names every tied leader"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
