@@ -10,17 +10,20 @@
 /* The audit's findings, one line each as `strata run` prints them; returns how many fail. */
 static size_t print_audit(const st_run *r)
 {
-    size_t fails = 0;
+    size_t fails = 0, warns = 0;
     for (size_t i = 0; i < r->n_audit; i++) {
         const st_audit *a = &r->audit[i];
         fails += a->status == ST_AUDIT_FAIL;
+        warns += a->status == ST_AUDIT_WARN;
         printf("%-4s  %-13s %s: %s\n",
                a->status == ST_AUDIT_PASS   ? "PASS"
                : a->status == ST_AUDIT_WARN ? "WARN"
                                             : "FAIL",
                a->level, a->check, a->message);
     }
-    printf("%zu check%s, %zu failed\n", r->n_audit, r->n_audit == 1 ? "" : "s", fails);
+    /* the counts as every report's summary gives them (report/summary.c): a WARN is said too */
+    printf("%zu FAIL, %zu WARN of %zu check%s\n", fails, warns, r->n_audit,
+           r->n_audit == 1 ? "" : "s");
     return fails;
 }
 

@@ -49,6 +49,44 @@ static const char *in_unit(st_fig_doc doc, const char *path, double v, char *buf
     return buf;
 }
 
+/* "optics, racks and cooling" into buf: the parts of job j's capex (of any job's, given
+ * the jobs array) bought with no price (null in the JSON, "not priced" in the text), so that a
+ * headline cost counting them at 0 is not read as the whole bill; empty where every part is
+ * priced or there is no capex. */
+static int part_unpriced(const cJSON *j, const char *key)
+{
+    return cJSON_IsNull(get(get(get(j, "cost"), "capex"), key));
+}
+
+static void unpriced(const cJSON *j, char *buf, size_t cap)
+{
+    static const struct {
+        const char *key, *word;
+    } part[] = {{"nodes_usd", "nodes"},   {"switches_usd", "switches"},
+                {"optics_usd", "optics"}, {"storage_usd", "storage"},
+                {"racks_usd", "racks"},   {"cooling_usd", "cooling"}};
+    const char *said[sizeof part / sizeof part[0]];
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof part / sizeof part[0]; k++) {
+        int none = 0;
+        if (cJSON_IsArray(j)) {
+            for (const cJSON *e = j->child; e && !none; e = e->next)
+                none = part_unpriced(e, part[k].key);
+        } else
+            none = part_unpriced(j, part[k].key);
+        if (none)
+            said[n++] = part[k].word;
+    }
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < n && at < cap; k++)
+        at += (size_t)snprintf(buf + at, cap - at, "%s%s",
+                               k == 0       ? ""
+                               : k + 1 == n ? " and "
+                                            : ", ",
+                               said[k]);
+}
+
 /* "; audit: N FAIL, M WARN of K checks" from the run's audit array. */
 static void audit_counts(FILE *out, const cJSON *audit)
 {
@@ -406,8 +444,14 @@ char *st_summary_run(const st_report *rep, const cJSON *t)
         else
             snprintf(a, sizeof a, "%s", b);
         fprintf(out, ", costing %s%s", a, replicas_of(j) >= 2 ? " in the first life" : "");
-        if (strcmp(a, b) != 0)
+        char none[96]; /* "optics, racks and cooling", or "" */
+        unpriced(j ? j : get(t, "jobs"), none, sizeof none);
+        if (strcmp(a, b) != 0 && *none)
+            fprintf(out, " (%s in all; %s not priced)", b, none);
+        else if (strcmp(a, b) != 0)
             fprintf(out, " (%s in all)", b);
+        else if (*none)
+            fprintf(out, " (%s not priced)", none);
     }
     if (!alone) /* services alone are what serving_words says */
         services_beside(out, t);

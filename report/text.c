@@ -505,8 +505,12 @@ static void cooling_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
     st_fig_number_text(ST_FU_FLOW, h->air_flow_m3_s, air, sizeof air);
     st_fig_number_text(ST_FU_FLOW, h->liquid_flow_m3_s, liquid, sizeof liquid);
     fprintf(out, " (air %s, liquid %s)", air, liquid);
-    fprintf(out, "\n  PUE %.3f: cooling plant %s (fans %s, pumps %s, chiller %s)", p->pue,
-            fmt(p->cooling.total_w, ST_DIM_POWER, a, sizeof a),
+    /* the facility's mean over the IT mean: its parts are the mean's (power.facility_mean), the
+     * transformers' and the UPS's below the peak's that the facility peak line gives */
+    fprintf(out,
+            "\n  PUE %.3f, its parts at the mean power: cooling plant %s (fans %s, pumps %s, "
+            "chiller %s)",
+            p->pue, fmt(p->cooling.total_w, ST_DIM_POWER, a, sizeof a),
             fmt(p->cooling.fans_w, ST_DIM_POWER, b, sizeof b),
             fmt(p->cooling.pumps_w, ST_DIM_POWER, d, sizeof d),
             fmt(p->cooling.chiller_w, ST_DIM_POWER, e, sizeof e));

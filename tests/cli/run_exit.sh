@@ -109,7 +109,9 @@ audit_expect() {
 }
 audit_expect 1 "^FAIL +plant +rack heat against cooling" "air past capacity" \
     "$src/scenarios/examples/rack-cooling-air.yaml"
-audit_expect 0 "0 failed" "the same rack on liquid" "$src/scenarios/examples/rack-cooling-liquid.yaml"
+audit_expect 0 "^0 FAIL, 0 WARN of 8 checks$" "the same rack on liquid" "$src/scenarios/examples/rack-cooling-liquid.yaml"
+# the closing line counts the WARNs as the reports' summary does ("12 checks, 0 failed" hid one)
+audit_expect 0 "^0 FAIL, 1 WARN of 12 checks$" "a WARN is counted" "$src/scenarios/examples/llama3-405b-16k.yaml"
 audit_expect 2 "error:" "bad input" "$src/tests/bad/bad_boolean.yaml"
 # A rack's step peak past its own rating warns (it passed while its message reported the
 # breach); a mixed cluster's B200 liquid rack's peak is not held to an H100 air rack's rating.

@@ -240,7 +240,7 @@ ok '"$strata" run scenarios/examples/finetune-70b-cloud.yaml 2>/dev/null | grep 
 ok '"$strata" run scenarios/examples/serve-beside-training.yaml --format markdown 2>/dev/null | sed -n 3p | grep -Eq "^Trains llama3-8b \(job pretrain\) in [0-9.]+ h, preempted 1 time \([0-9.]+ h alone, [0-9.]+ to [0-9.]+ h at 80%"' "run: the headline counts the preemption"
 
 # with --replicas the headline's wall time is their mean, and the cost says which life it prices
-ok '"$strata" run scenarios/examples/llama3-405b-16k-onprem.yaml --replicas 3 --format markdown 2>/dev/null | sed -n 3p | grep -Eq "^Trains llama3-405b \(job pretrain\) in [0-9.]+ d, the mean of 3 lives \(.*, costing [0-9,]+ USD in the first life;"' "run: the headline leads with the replicas' mean"
+ok '"$strata" run scenarios/examples/llama3-405b-16k-onprem.yaml --replicas 3 --format markdown 2>/dev/null | sed -n 3p | grep -Eq "^Trains llama3-405b \(job pretrain\) in [0-9.]+ d, the mean of 3 lives \(.*, costing [0-9,]+ USD in the first life \(optics, racks and cooling not priced\);"' "run: the headline leads with the replicas' mean"
 # ... and names the first life's wall, the one the Jobs table and the text's life line hold; a
 # training headline gives the plan's MFU and goodput (a review found neither in any summary)
 "$strata" run scenarios/examples/llama3-405b-16k.yaml --replicas 3 --format markdown >"$tmp/l3.md" 2>/dev/null
@@ -254,7 +254,7 @@ ok '"$strata" run scenarios/examples/serve-diurnal.yaml --format markdown 2>/dev
 # it costs too (a user walk found the total beside pretrain's name, whose cost is 323.8)
 for f in markdown html; do
     "$strata" run scenarios/examples/serve-h100-train-b200.yaml --format $f >"$tmp/sb.$f" 2>/dev/null
-    ok 'grep -q "^\(<p [^>]*>\)\?Trains llama3-8b (job pretrain) in .*, costing 323.8 USD (343.3 USD in all); service chat serves" "$tmp/sb.$f"' "run: $f headline gives the job's cost, the total in all"
+    ok 'grep -q "^\(<p [^>]*>\)\?Trains llama3-8b (job pretrain) in .*, costing 323.8 USD (343.3 USD in all; optics, racks and cooling not priced); service chat serves" "$tmp/sb.$f"' "run: $f headline gives the job's cost, the total in all"
 done
 ok '"$strata" run scenarios/examples/serve-h100-train-b200.yaml 2>/dev/null | grep -q "^  pretrain: 323.8 USD,"' "run: the text's pretrain cost is the headline's"
 
@@ -349,6 +349,13 @@ STRATA_PROGRESS=always "$strata" run scenarios/examples/allreduce-contention.yam
 ok 'grep -q "^strata: collective iterations 6 of 6 (100%)" "$tmp/coll.err"' "run: collective iterations as progress"
 "$strata" run scenarios/examples/allreduce-contention.yaml >/dev/null 2>"$tmp/coll.err"
 ok '[ ! -s "$tmp/coll.err" ]' "run: no progress off a terminal"
+# A headline cost that counts parts bought with no price at 0 says which (a walk read 14,810 USD
+# as the bill where optics, racks and cooling were "not priced" only in the text's capex lines);
+# a cloud run has no capex and says nothing.
+"$strata" run scenarios/examples/mixed-h100-b200.yaml --format markdown >"$tmp/mx.md" 2>/dev/null
+ok 'sed -n 3p "$tmp/mx.md" | grep -q "costing 14,810 USD (optics, racks and cooling not priced)"' "run: the headline cost names its unpriced parts"
+"$strata" run scenarios/examples/finetune-70b-cloud.yaml --format markdown >"$tmp/qc.md" 2>/dev/null
+ok 'sed -n 3p "$tmp/qc.md" | grep -q "costing [0-9,]* USD[;.]"' "run: a cloud cost has no unpriced parts"
 
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
