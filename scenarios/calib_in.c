@@ -384,6 +384,13 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
     size_t len;
     while (!rc && (rc = st_csv_next(&c, &p, &len, why, sizeof why)) == 1) {
         rc = 0;
+        /* a NUL ends a token early: a time of "14\07.1" was read as 14 us, and the fit changed */
+        const char *nul = memchr(p, '\0', len);
+        if (nul) {
+            rc = st_err_set(err, ST_EINVAL, (st_loc){path, c.line, st_csv_col(p, nul)},
+                            "expected a line of text, as nccl-tests prints, found a NUL byte");
+            break;
+        }
         char line[256], t[64], host[128];
         unsigned col;
         snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), p);

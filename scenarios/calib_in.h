@@ -27,9 +27,9 @@ typedef struct st_cal_nccl {
  * ("all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast"), or NULL to take it
  * from the binary's name in the file or the file's name; an op_name that contradicts what the
  * file or its name says is refused, naming both. Its rows' fields are as its column
- * header names them (13 without one). Returns 0, or an error in err located in the file (a row
- * that is not one, a count below 0 or past its size, a type nccl-tests does not print, no rows, no
- * "#  Rank" lines, a collective not named). */
+ * header names them (13 without one). Returns 0, or an error in err located in the file (a NUL
+ * byte, a row that is not one, a count below 0 or past its size, a type nccl-tests does not print,
+ * no rows, no "#  Rank" lines, a collective not named). */
 int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st_err *err);
 void st_cal_nccl_free(st_cal_nccl *l);
 

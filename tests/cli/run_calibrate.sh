@@ -217,6 +217,10 @@ refused_log negcount "${r8g}s/  8589934592    2147483648/  8589934592    -214748
     "$r8g:17: error: expected the row's count, a whole number of elements from 0 to its size in bytes, found '-2147483648'"
 refused_log badtype "${r8g}s/ float / floatyy /" "an nccl-tests row of an unknown type" \
     "$r8g:32: error: expected the row's data type as nccl-tests names it (int8, uint8, int32, uint32, int64, uint64, half, float, double, bfloat16, f8e4m3, f8e5m2), found 'floatyy'"
+# A NUL byte inside a row's time ("203.2" as "20\0" "3.2") was read as 20 us, and the fit took it
+# (exit 0): refused at the byte, as the GEMM and trace readers refuse one.
+refused_log nul "${row}s/ 203\\.2 / 20\\x003.2 /" "a NUL byte in an nccl-tests row" \
+    "$row:59: error: expected a line of text, as nccl-tests prints, found a NUL byte"
 accepted_log() { # NAME AWK-SCRIPT WHAT: the log rewritten so fits the network as the log does
     awk "$2" $log >"$tmp/$1.log"
     "$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/$1.log" >"$tmp/o" 2>"$tmp/e" ||
