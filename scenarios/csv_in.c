@@ -474,9 +474,16 @@ int st_csv_no_column(st_diag *errors, const char *file, unsigned line_no, const 
            -1;
 }
 
-int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, const char *p, size_t n,
+int st_csv_read_header(st_diag *errors, const char *file, const st_csv *c, const char *p, size_t n,
                        const char *const *want, int n_want, int *col)
 {
+    unsigned line_no = c->line;
+    /* A cut header was read as its first 64 KiB: "no column 'submit'" of a header that names
+     * it past the cut, or "65537 columns" of one of commas. A data row so long is malformed. */
+    if (c->overlong)
+        return st_diag_add(errors, ST_ELIMIT, (st_loc){file, line_no, 1},
+                           "malformed header row: a row longer than %d bytes", ST_CSV_MAX_LINE),
+               -1;
     /* A name holding a NUL ("gpus\0") matched no column, and the reader said "has no column
      * 'gpus'" of a header that names it: the NUL is said where it is, as in a row. */
     const char *nul = memchr(p, '\0', n);

@@ -74,12 +74,14 @@ const char *st_csv_quoted(const char *p, size_t len);
 int st_csv_header(const char *const *f, const size_t *flen, int nf, const char *const *want,
                   int n_want, int *col, int *first);
 
-/* The header row [p, p + n), line line_no of file: col[k] the index of the column named want[k]
- * (-1: none). A NUL byte ("malformed header row: a NUL byte", at it), a carriage return inside
- * it (the file's lines end in CR alone, so it reads as one line), more than ST_CSV_MAX_COLS
- * columns, or a name given twice, is an error added to errors ("the header row names column 'x'
- * twice (fields 2 and 5): which one to read is unclear"). Returns 0 or -1. */
-int st_csv_read_header(st_diag *errors, const char *file, unsigned line_no, const char *p, size_t n,
+/* The header row [p, p + n), as st_csv_header_line read it from c (its line, and whether it was
+ * cut), of file: col[k] the index of the column named want[k] (-1: none). A row longer than
+ * ST_CSV_MAX_LINE (its names past the cut are unknown), a NUL byte ("malformed header row: a NUL
+ * byte", at it), a carriage return inside it (the file's lines end in CR alone, so it reads as one
+ * line), more than ST_CSV_MAX_COLS columns, or a name given twice, is an error added to errors
+ * ("the header row names column 'x' twice (fields 2 and 5): which one to read is unclear").
+ * Returns 0 or -1. */
+int st_csv_read_header(st_diag *errors, const char *file, const st_csv *c, const char *p, size_t n,
                        const char *const *want, int n_want, int *col);
 
 /* Why the header row [p, p + n), line line_no of file, names no column `want`: an error added to

@@ -198,7 +198,7 @@ static int rows(rreader *r, st_csv *c, char *why, size_t wn)
 static int header(rreader *r, st_csv *c, const st_ynode *at, const char *p, size_t n)
 {
     const char *const *want = columns[r->ic->trace_format];
-    if (st_csv_read_header(r->ld->rd.diag, r->ic->trace_file, c->line, p, n, want, 3, r->col))
+    if (st_csv_read_header(r->ld->rd.diag, r->ic->trace_file, c, p, n, want, 3, r->col))
         return -1;
     const char *hf[ST_CSV_MAX_COLS];
     size_t hl[ST_CSV_MAX_COLS];

@@ -438,7 +438,7 @@ static int header(reader *r, st_csv *c, const st_ynode *at, const char *p, size_
     st_rd *rd = &r->ld->rd;
     st_trace_cfg *t = r->t;
     const char *want[C__N] = NAMES(r->tf);
-    if (st_csv_read_header(rd->diag, t->file, c->line, p, n, want, C__N, r->col))
+    if (st_csv_read_header(rd->diag, t->file, c, p, n, want, C__N, r->col))
         return -1;
     const char *hf[ST_CSV_MAX_COLS];
     size_t hl[ST_CSV_MAX_COLS];

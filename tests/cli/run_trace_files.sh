@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A scenario's trace file under hostile sizes and kinds (docs/guide/scenario-reference.md, trace):
 # a FIFO or a file over 1 GiB is refused at once, before a byte is read; a trace past 2^22 rows is
-# an error at the first row past the cap; an overlong row is malformed; many skipped rows give a
-# few warnings and one total; `check` and `run` agree on each.
+# an error at the first row past the cap; an overlong row is malformed, an overlong header an
+# error; many skipped rows give a few warnings and one total; `check` and `run` agree on each.
 # Usage: run_trace_files.sh STRATA
 set -u
 strata=$1
@@ -78,6 +78,16 @@ scenario long.csv ", malformed: refuse"
 "$strata" check "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
 expect "an overlong row refused" \
     "$tmp/long.csv:2:1: error: malformed trace row: a row longer than 65536 bytes" "$(head -1 "$tmp/e")"
+
+# A header row past 64 KiB was read cut there: "no column 'submit'" of a header naming it past the
+# cut, and "65537 columns" of one of commas. Said as an overlong data row is.
+awk 'BEGIN { s = ""; for (i = 0; i < 70000; i++) s = s "x"; print s ",submit,duration,gpus";
+             print "0,1,8" }' >"$tmp/longhead.csv"
+scenario longhead.csv
+"$strata" check "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
+expect "an overlong header row exits 2" 2 $?
+expect "an overlong header row says so" \
+    "$tmp/longhead.csv:1:1: error: malformed header row: a row longer than 65536 bytes" "$(head -1 "$tmp/e")"
 
 # A byte-order mark before the header (what a spreadsheet's "CSV UTF-8" export writes) is not
 # part of its first column's name: it read "no column 'submit'" (a fuzzing find).
