@@ -343,6 +343,18 @@ void st_csv_malformed(st_csv_report *r, const char *at, const char *fmt, ...)
         r->first_skip = r->line_no;
 }
 
+int st_csv_row_bytes(st_csv_report *r, const char *p, size_t n)
+{
+    const char *nul = memchr(p, '\0', n), *cr = memchr(p, '\r', n);
+    if (nul) /* a NUL would end a name early */
+        st_csv_malformed(r, nul, "a NUL byte");
+    else if (cr) /* "0,1,8\r1,1,8" was "5 fields where the header row has 3", the CR unsaid */
+        st_csv_malformed(r, cr,
+                         "a carriage return (CR) inside the row: the file's lines end in LF, and "
+                         "a CR alone ends none");
+    return nul || cr;
+}
+
 void st_csv_row_error(st_csv_report *r, const char *at, int code, const char *msg)
 {
     st_loc loc = {r->file, r->line_no, at ? st_csv_col(r->line, at) : 1};
@@ -474,6 +486,19 @@ int st_csv_no_column(st_diag *errors, const char *file, unsigned line_no, const 
            -1;
 }
 
+/* Where field f (of the row that starts at line, as st_csv_split gives it) opens a quote that
+ * does not close right before its comma, else NULL: the split gives such a field whole, from its
+ * first byte (the row's start, or after a comma), where a closed one is given from after its
+ * opening quote. Its name, quote and all, would be "no column 'submit'" of '"submit,...'. */
+static const char *open_quote(const char *line, const char *f, size_t len)
+{
+    if (f > line && f[-1] != ',')
+        return NULL;
+    while (len && blank(*f))
+        f++, len--;
+    return len && *f == '"' ? f : NULL;
+}
+
 int st_csv_read_header(st_diag *errors, const char *file, const st_csv *c, const char *p, size_t n,
                        const char *const *want, int n_want, int *col)
 {
@@ -515,6 +540,16 @@ int st_csv_read_header(st_diag *errors, const char *file, const st_csv *c, const
                            "the header row has %d columns, more than the limit of %d", nf,
                            ST_CSV_MAX_COLS),
                -1;
+    for (int i = 0; i < nf; i++) {
+        const char *q = open_quote(p, f[i], len[i]);
+        if (q)
+            return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, st_csv_col(p, q)},
+                               "malformed header row: field %d: a quote that %s", i + 1,
+                               memchr(q + 1, '"', (size_t)(p + n - q - 1))
+                                   ? "does not close its field before the comma"
+                                   : "does not close (the row ends inside it)"),
+                   -1;
+    }
     int dup = st_csv_header(f, len, nf, want, n_want, col, &first);
     if (dup >= 0)
         return st_diag_add(errors, ST_EINVAL, (st_loc){file, line_no, st_csv_col(p, f[dup])},

@@ -78,7 +78,8 @@ int st_csv_header(const char *const *f, const size_t *flen, int nf, const char *
  * cut), of file: col[k] the index of the column named want[k] (-1: none). A row longer than
  * ST_CSV_MAX_LINE (its names past the cut are unknown), a NUL byte ("malformed header row: a NUL
  * byte", at it), a carriage return inside it (the file's lines end in CR alone, so it reads as one
- * line), more than ST_CSV_MAX_COLS columns, or a name given twice, is an error added to errors
+ * line), more than ST_CSV_MAX_COLS columns, a quote that does not close before its field's comma
+ * (at it), or a name given twice, is an error added to errors
  * ("the header row names column 'x' twice (fields 2 and 5): which one to read is unclear").
  * Returns 0 or -1. */
 int st_csv_read_header(st_diag *errors, const char *file, const st_csv *c, const char *p, size_t n,
@@ -131,6 +132,11 @@ void st_csv_malformed(st_csv_report *r, const char *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* A row [p, p + n) holding a NUL byte, or a carriage return (the file's lines end in LF or CRLF
+ * there: st_csv_next reads a file of CR line ends as such), reported malformed at it: 1 when it
+ * was, else 0. A reader checks it first, since a lone CR joins two rows into one. */
+int st_csv_row_bytes(st_csv_report *r, const char *p, size_t n);
 
 /* An error at byte `at` of the row that no `malformed:` setting skips. */
 void st_csv_row_error(st_csv_report *r, const char *at, int code, const char *msg);

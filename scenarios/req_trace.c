@@ -154,6 +154,8 @@ static void row(rreader *r, const char *p, size_t n)
 {
     const char *f[ST_CSV_MAX_COLS];
     size_t len[ST_CSV_MAX_COLS];
+    if (st_csv_row_bytes(&r->rep, p, n))
+        return;
     int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS);
     if (nf > r->n_header) { /* which field is which is no longer known */
         st_csv_malformed(&r->rep, NULL, "%d fields where the header row has %d", nf, r->n_header);
@@ -165,10 +167,6 @@ static void row(rreader *r, const char *p, size_t n)
                              columns[r->ic->trace_format][k], r->col[k] + 1);
             return;
         }
-    if (memchr(p, 0, n)) {
-        st_csv_malformed(&r->rep, (const char *)memchr(p, 0, n), "a NUL byte");
-        return;
-    }
     st_value_rule tok = {.dim = ST_DIM_COUNT,
                          .range = ST_R_MIN1,
                          .whole = 1,

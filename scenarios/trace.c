@@ -365,11 +365,8 @@ static void row(reader *r, const char *p, size_t n)
 {
     const char *f[ST_CSV_MAX_COLS];
     size_t len[ST_CSV_MAX_COLS];
-    const char *nul = memchr(p, '\0', n);
-    if (nul) { /* a NUL would end a name early */
-        st_csv_malformed(&r->rep, nul, "a NUL byte");
+    if (st_csv_row_bytes(&r->rep, p, n))
         return;
-    }
     int nf = st_csv_split(p, n, f, len, ST_CSV_MAX_COLS);
     for (int i = 0; i < nf && i < ST_CSV_MAX_COLS; i++) {
         const char *q = st_csv_quoted(f[i], len[i]);

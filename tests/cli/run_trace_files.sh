@@ -89,6 +89,30 @@ expect "an overlong header row exits 2" 2 $?
 expect "an overlong header row says so" \
     "$tmp/longhead.csv:1:1: error: malformed header row: a row longer than 65536 bytes" "$(head -1 "$tmp/e")"
 
+# A header whose quote does not close was "no column 'submit'" of '"submit,duration,gpus'; a lone
+# CR in a file of LF lines joined two rows into "5 fields where the header row has 3". Each is
+# said where it is, as a data row's quote and the header's CR are.
+printf '"submit,duration,gpus\n0,1,8\n' >"$tmp/quote.csv"
+scenario quote.csv
+"$strata" check "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
+expect "a header's unclosed quote exits 2" 2 $?
+expect "a header's unclosed quote says so" \
+    "$tmp/quote.csv:1:1: error: malformed header row: field 1: a quote that does not close (the row ends inside it)" \
+    "$(head -1 "$tmp/e")"
+printf 'submit,"duration"s,gpus\n0,1,8\n' >"$tmp/quote2.csv"
+scenario quote2.csv
+"$strata" check "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
+expect "a header's quote with more after it says so" \
+    "$tmp/quote2.csv:1:8: error: malformed header row: field 2: a quote that does not close its field before the comma" \
+    "$(head -1 "$tmp/e")"
+printf 'submit,duration,gpus\n0,1,8\r1,1,8\n2,1,8\n' >"$tmp/cr.csv"
+scenario cr.csv ", malformed: refuse"
+"$strata" check "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
+expect "a lone CR in a row exits 2" 2 $?
+expect "a lone CR in a row is named" \
+    "$tmp/cr.csv:2:6: error: malformed trace row: a carriage return (CR) inside the row: the file's lines end in LF, and a CR alone ends none" \
+    "$(head -1 "$tmp/e")"
+
 # A byte-order mark before the header (what a spreadsheet's "CSV UTF-8" export writes) is not
 # part of its first column's name: it read "no column 'submit'" (a fuzzing find).
 printf '\xef\xbb\xbfsubmit,duration,gpus\n0,1 h,8\n' >"$tmp/bom.csv"
