@@ -8,18 +8,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/strfmt.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
 
+/* msg (malloc'd, freed here) with each copy of text, a value longer than ST_UTF8_QUOTE_MAX
+ * bytes, cut as ST_UTF8_QUOTED cuts it; malloc'd. */
+static char *shorten(char *msg, const char *text)
+{
+    size_t tl = strlen(text), ml = strlen(msg), mark = sizeof ST_UTF8_CUT_MARK - 1;
+    size_t keep = st_utf8_fit(text, tl, ST_UTF8_QUOTE_MAX);
+    char *out = st_xmalloc(ml + (ml / tl + 1) * mark + 1), *o = out;
+    for (const char *s = msg, *hit; *s; s = hit + tl) {
+        if (!(hit = strstr(s, text))) {
+            strcpy(o, s);
+            o += strlen(s);
+            break;
+        }
+        memcpy(o, s, (size_t)(hit - s));
+        o += hit - s;
+        memcpy(o, text, keep);
+        memcpy(o + keep, ST_UTF8_CUT_MARK, mark);
+        o += keep + mark;
+    }
+    *o = '\0';
+    free(msg);
+    return out;
+}
+
 int st_rd_fail(st_rd *rd, const st_ynode *n, int code, const char *fmt, ...)
 {
-    char msg[sizeof(((st_err *)0)->msg)];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    char *msg = st_xvasprintf(fmt, ap);
     va_end(ap);
+    /* A long value quoted whole, "unknown model '<300 characters>' (`strata catalog` lists the
+     * presets)", was cut at the message's 256 bytes, inside a character and before its closing
+     * quote and hint: the node's own text is the value such a message quotes, so it is cut
+     * instead. (What else runs past is cut between characters by st_diag_add.) */
+    if (n && n->text && strlen(msg) >= sizeof(((st_err *)0)->msg) &&
+        strlen(n->text) > ST_UTF8_QUOTE_MAX)
+        msg = shorten(msg, n->text);
     st_loc at = n ? n->loc : (st_loc){rd->file, 0, 0};
     st_diag_add(rd->diag, code, at, "%s", msg);
+    free(msg);
     return -1;
 }
 
@@ -361,9 +393,9 @@ int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const 
         count++;
     char near[200], head[sizeof((st_err *)0)->msg], list[sizeof head];
     st_did_you_mean(n->text, names, count, near, sizeof near);
-    /* cut between characters (a long unknown value), and the list takes what the message has
+    /* a long unknown value cut between characters, and the list takes what the message has
      * left, whole names (at most 160 characters; none where too little is left) */
-    st_snprintf(head, sizeof head, "unknown %s '%s'%s", key, n->text, near);
+    st_snprintf(head, sizeof head, "unknown %s '%.*s%s'%s", key, ST_UTF8_QUOTED(n->text), near);
     size_t used = strlen(head) + sizeof " (one of: )";
     if (used + 24 > sizeof head)
         return st_rd_fail(rd, n, ST_EINVAL, "%s", head);

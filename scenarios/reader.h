@@ -131,7 +131,10 @@ int st_rd_str(st_rd *rd, const st_ynode *n, const char *key, const char **out);
 int st_rd_enum(st_rd *rd, const st_ynode *n, const char *key, const char *const *names, int *out);
 int st_rd_expect(st_rd *rd, const st_ynode *n, st_ynode_kind kind, const char *what);
 
-/* Record an error at n's location (or the file when n is NULL). Returns -1. */
+/* Record an error at n's location (or the file when n is NULL). A message too long for an st_err
+ * has each copy of n's text, when longer than ST_UTF8_QUOTE_MAX bytes, cut as ST_UTF8_QUOTED
+ * cuts it, so that the rest of the message is kept; whatever still runs past is cut between
+ * characters. Returns -1. */
 int st_rd_fail(st_rd *rd, const st_ynode *n, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))

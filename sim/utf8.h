@@ -12,6 +12,18 @@
 /* What a cut text ends with, so a reader sees that it was cut: ASCII, so it fits any format. */
 #define ST_UTF8_CUT_MARK "..."
 
+/* The most bytes of a value a message quotes: one longer is cut there, on a character boundary,
+ * and marked with ST_UTF8_CUT_MARK, so that the message's rest (its closing quote, a "did you
+ * mean", a hint) still fits an st_err's 256 bytes. */
+#define ST_UTF8_QUOTE_MAX 64
+
+/* The printf arguments of "%.*s%s" for the C string s cut as ST_UTF8_QUOTE_MAX says ("unknown
+ * policy '%.*s%s'", ST_UTF8_QUOTED(name)). s is evaluated more than once; the caller includes
+ * <string.h>. */
+#define ST_UTF8_QUOTED(s)                                                                          \
+    (int)st_utf8_fit((s), strlen(s), ST_UTF8_QUOTE_MAX), (s),                                      \
+        (strlen(s) > ST_UTF8_QUOTE_MAX ? ST_UTF8_CUT_MARK : "")
+
 /* The length of the longest prefix of s[0..len) that has at most max bytes and ends on a
  * character boundary: len when len <= max, else max backed off over the continuation bytes of
  * the character that straddles it (at most 3, so ill-formed input still cuts near max). */
