@@ -10,6 +10,7 @@
 #include "scenarios/load_internal.h"
 #include "scenarios/reader.h"
 #include "sim/strfmt.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 typedef enum step_kind { STEP_KEY, STEP_INDEX, STEP_NAME } step_kind;
@@ -31,14 +32,46 @@ static int key_char(char c)
            c == '-';
 }
 
+/* The number, from 1, of the character at path[i]: a continuation byte starts none, so a name
+ * of 'é's before it does not move it. */
+static size_t char_no(const char *path, size_t i)
+{
+    size_t no = 1;
+    for (size_t k = 0; k < i; k++)
+        no += ((unsigned char)path[k] & 0xc0) != 0x80;
+    return no;
+}
+
+/* The character at s quoted whole into buf ('é', where its first byte alone printed '\xC3'), or
+ * its one byte where it is no well-formed UTF-8 sequence. */
+static const char *char_at(const char *s, char *buf, size_t n)
+{
+    unsigned char c = (unsigned char)*s;
+    size_t len = c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4, have = 0;
+    while (have < len && s[have])
+        have++;
+    if (have < len || st_utf8_check(s, len) != len)
+        len = 1;
+    snprintf(buf, n, "'%.*s'", (int)len, s);
+    return buf;
+}
+
 /* One selection `[...]` starting at path[i] == '['; returns the index after ']' or -1. */
 static long parse_select(const char *path, size_t i, step *s, char *why, size_t n)
 {
     const char *close = strchr(path + i, ']');
     size_t len = close ? (size_t)(close - path - i - 1) : 0;
-    if (!close || len == 0 || len >= sizeof s->text || memchr(path + i + 1, '[', len)) {
+    if (close && len >= sizeof s->text && !memchr(path + i + 1, '[', len)) {
+        /* both are there: it read "needs an index or a name, then ']'" */
+        snprintf(why, n,
+                 "the name in '[...]' at character %zu of the path has %zu bytes, more than the "
+                 "%zu a selection by name holds: select the entry by its index ([0] is the first)",
+                 char_no(path, i), len, sizeof s->text - 1);
+        return -1;
+    }
+    if (!close || len == 0 || memchr(path + i + 1, '[', len)) {
         snprintf(why, n, "'[' at character %zu of the path needs an index or a name, then ']'",
-                 i + 1);
+                 char_no(path, i));
         return -1;
     }
     memcpy(s->text, path + i + 1, len);
@@ -52,24 +85,26 @@ static long parse_select(const char *path, size_t i, step *s, char *why, size_t 
 static int parse_path(const char *path, step *steps, size_t *count, char *why, size_t n)
 {
     size_t i = 0, k = 0;
+    char ch[16];
     for (;;) {
         size_t start = i;
         while (key_char(path[i]))
             i++;
-        if (i == start || i - start >= sizeof steps[0].text || k >= ST_SET_MAX_STEPS) {
-            if (k >= ST_SET_MAX_STEPS)
-                snprintf(why, n, "a path has at most %d steps", ST_SET_MAX_STEPS);
-            else if (i - start >= sizeof steps[0].text) {
-                snprintf(why, n,
-                         "the key at character %zu of the path has %zu characters, more than "
-                         "the %zu any key of the scenario has",
-                         start + 1, i - start, sizeof steps[0].text - 1);
-                return -1;
-            } else
-                snprintf(why, n, "expected a key at character %zu of the path, found %s", start + 1,
-                         path[start] ? "'" : "its end");
-            if (k < ST_SET_MAX_STEPS && path[start] && strlen(why) + 4 < n)
-                snprintf(why + strlen(why), n - strlen(why), "%c'", path[start]);
+        if (k >= ST_SET_MAX_STEPS) {
+            snprintf(why, n, "a path has at most %d steps", ST_SET_MAX_STEPS);
+            return -1;
+        }
+        if (i - start >= sizeof steps[0].text) {
+            snprintf(why, n,
+                     "the key at character %zu of the path has %zu characters, more than the %zu "
+                     "any key of the scenario has",
+                     char_no(path, start), i - start, sizeof steps[0].text - 1);
+            return -1;
+        }
+        if (i == start) {
+            snprintf(why, n, "expected a key at character %zu of the path, found %s",
+                     char_no(path, start),
+                     path[start] ? char_at(path + start, ch, sizeof ch) : "its end");
             return -1;
         }
         steps[k] = (step){.kind = STEP_KEY, .end = i};
@@ -88,8 +123,8 @@ static int parse_path(const char *path, step *steps, size_t *count, char *why, s
         if (path[i] == '\0')
             break;
         if (path[i] != '.') {
-            snprintf(why, n, "expected '.' or '[' at character %zu of the path, found '%c'", i + 1,
-                     path[i]);
+            snprintf(why, n, "expected '.' or '[' at character %zu of the path, found %s",
+                     char_no(path, i), char_at(path + i, ch, sizeof ch));
             return -1;
         }
         i++;

@@ -24,8 +24,9 @@ typedef struct st_scn_set {
 
 /* Check the syntax of a path: keys (letters, digits, '_' and '-') joined by '.', each followed
  * by any number of selections `[N]` (a list's entry by index from 0, leading zeros skipped) or
- * `[NAME]` (the entry whose `name` is NAME). Returns 0, or -1 with what is wrong and where in
- * why. */
+ * `[NAME]` (the entry whose `name` is NAME, of at most 127 bytes; a longer name is selected by
+ * its index). Returns 0, or -1 with what is wrong and where (in characters, a character quoted
+ * whole) in why. */
 int st_scn_set_check(const char *path, char *why, size_t n);
 
 /* path as the key it names in the tree under root, malloc'd: each selection of a list entry as

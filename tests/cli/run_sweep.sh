@@ -293,6 +293,18 @@ expect "unknown key" "--set cluster.fabrc.oversubscription: error: unknown key '
 "$strata" sweep "$scn" --set 'workloads[fintune].steps=1,2' >/dev/null 2>"$tmp/e.err"
 expect "unknown entry" "--set workloads[fintune].steps: error: workloads[fintune]: the list has no entry named 'fintune'; did you mean 'finetune'?" \
     "$(cat "$tmp/e.err")"
+# A path's character that no key holds is quoted whole (it was '\xc3' of 'é'), and a selection
+# by a name too long for one says so (it said "needs an index or a name, then ']'" of both).
+"$strata" sweep "$scn" --set 'é=1' >/dev/null 2>"$tmp/e.err"
+expect "a path's UTF-8 character" "2 strata sweep: --set é=1: expected a key at character 1 of the path, found 'é'" \
+    "$? $(head -1 "$tmp/e.err")"
+"$strata" sweep "$scn" --set 'workloads[café].é=1' >/dev/null 2>"$tmp/e.err"
+expect "a path's character counted as one" "strata sweep: --set workloads[café].é=1: expected a key at character 17 of the path, found 'é'" \
+    "$(head -1 "$tmp/e.err")"
+long=$(printf 'a%.0s' $(seq 300))
+"$strata" sweep "$scn" --set "workloads[$long].steps=1" >/dev/null 2>"$tmp/e.err"
+expect "a selection's name too long" "2 strata sweep: --set workloads[$long].steps=1: the name in '[...]' at character 10 of the path has 300 bytes, more than the 127 a selection by name holds: select the entry by its index ([0] is the first)" \
+    "$? $(head -1 "$tmp/e.err")"
 # One key under two spellings (an entry by name and by index, a zero-padded index): the later
 # --set won on every point, and the earlier's column said values no row ran, exit 0.
 for p2 in 'workloads[finetune].steps' 'workloads[00].steps'; do
