@@ -393,8 +393,17 @@ static const char *const renamed[][2] = {
     {"cost.egress_usd", "cost.breakdown.egress_usd"},
 };
 
-/* Every key a column can be named by, but the statistics and map members: the names a wrong
- * one is matched against (malloc'd, *m of them, each malloc'd). */
+/* Whether f, read from the run (run) or a job, is a statistic of replicas: a sweep runs each
+ * point once, never replicas, so such a column would be empty on every row. */
+static int of_replicas(const st_fig *f, int run)
+{
+    return !run && strncmp(f->path, "jobs[].replicas.", 16) == 0;
+}
+
+/* Every key a column can be named by, but the statistics and map members and what a sweep
+ * refuses (a replicas' figure: 'replicas.mean' was told "did you mean 'replicas.n'?", which is
+ * refused in turn): the names a wrong one is matched against (malloc'd, *m of them, each
+ * malloc'd). */
 static char **all_keys(size_t *m)
 {
     char **names = st_xcalloc(2 * st_fig_count + 1, sizeof *names);
@@ -407,7 +416,7 @@ static char **all_keys(size_t *m)
         if (f->doc != ST_DOC_RUN || (f->flags & ST_FIG_SWEEP))
             continue;
         char *key = job ? st_xstrdup(f->path + 7) : st_xasprintf(ST_FIG_RUN_PREFIX "%s", f->path);
-        if (st_fig_sweep_key(key, &run) == f)
+        if (st_fig_sweep_key(key, &run) == f && !of_replicas(f, run))
             names[(*m)++] = key;
         else
             free(key);
@@ -429,6 +438,15 @@ static int sweep_one(const char *name, st_fig_col *out, st_diag *diag)
     const char *why;
     int run;
     const st_fig *f = key_row(name, &run, &why);
+    /* a replicas' figure, or a name under replicas. ('replicas.mean'), is refused as one: told
+     * "is statistics: ... .mean" or "did you mean 'replicas.n'?", the user was sent to a key
+     * refused in turn */
+    if ((f && of_replicas(f, run)) || strncmp(name, "replicas.", 9) == 0)
+        return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
+                           "'%s': a sweep runs each point once, never replicas, so the column "
+                           "would be empty on every row: `strata run --replicas N` gives the "
+                           "replicas' statistics of one point",
+                           name);
     if (f && !why) {
         *out = (st_fig_col){f, run, st_xstrdup(name)};
         return 0;
@@ -500,14 +518,6 @@ int st_fig_sweep_parse(const char *arg, st_fig_col **out, size_t *n, st_diag *di
         char *name = st_xstrndup(at, end ? (size_t)(end - at) : strlen(at));
         st_fig_col c = {0};
         int rc = sweep_one(name, &c, diag);
-        /* a sweep runs each point once, never replicas: such a column would be empty on
-         * every row */
-        if (!rc && !c.run && strncmp(c.f->path, "jobs[].replicas.", 16) == 0)
-            rc = st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
-                             "'%s': a sweep runs each point once, never replicas, so the "
-                             "column would be empty on every row: `strata run --replicas N` "
-                             "gives the replicas' statistics of one point",
-                             name);
         /* one figure twice, however named (p99 and a stat's p99 are one key each) */
         for (size_t j = 0; !rc && j < *n; j++)
             if (strcmp(cols[j].name, c.name) == 0)

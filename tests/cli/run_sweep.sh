@@ -412,6 +412,13 @@ expect "replicas column: exit" 2 $?
 expect "replicas column: message" "--columns: error: 'replicas.wall_s.p90': a sweep runs each point once, never replicas, so the column would be empty on every row: \`strata run --replicas N\` gives the replicas' statistics of one point" \
     "$(head -1 "$tmp/e.err")"
 expect "replicas column: no rows" "" "$(cat "$tmp/e.csv")"
+# ... and no replicas' key is suggested: 'replicas.mean' was told "did you mean 'replicas.n'?",
+# which is refused in turn; 'replicas.wall_s' was sent to its .mean.
+for c in replicas.mean replicas.wall_s; do
+    "$strata" sweep "$scn" --set 'cluster.nodes=2' --columns "$c" >/dev/null 2>"$tmp/e.err"
+    expect "--columns $c: refused as a replicas' figure" "2 --columns: error: '$c': a sweep runs each point once, never replicas, so the column would be empty on every row: \`strata run --replicas N\` gives the replicas' statistics of one point" \
+        "$? $(head -1 "$tmp/e.err")"
+done
 "$strata" sweep --help | grep -q 'replicas.wall_s.p90\|not a regular file$'
 expect "--help: no replicas example, no 'not a regular file' exit" 1 $?
 "$strata" sweep "$scn" --set 'cluster.nodes=2' --columns mfu,mfu >/dev/null 2>&1
@@ -470,7 +477,7 @@ expect "trace alone: the run's figures" 1 "$(sed -n 2p "$tmp/ph.csv" |
     awk -F, '{ print ($3 > 0 && $4 > 0 && $4 <= 1) }')"
 # What no column holds says what it is: text, a list, statistics not named down to one.
 for c in "name|'name' is text" "step_time_s_band[]|is a list in the report" \
-    "replicas.wall_s|is statistics: a column holds one of them" \
+    "inference.ttft_s|is statistics: a column holds one of them" \
     "run.jobs[].mfu|a job's figure is named by its path after jobs[] ('mfu')" \
     "run.power.facility_pek_w|did you mean 'run.power.facility_peak_w'?"; do
     "$strata" sweep "$scn" --set cluster.nodes=2 --columns "${c%%|*}" >/dev/null 2>"$tmp/e.err"
