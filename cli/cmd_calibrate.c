@@ -70,8 +70,8 @@ static int add_log(cal_opts *o, const char *val)
         return rc;
     char op[32];
     st_coll_op c;
-    log_path(val, op, sizeof op);
-    if (*op && !st_cal_nccl_op(op, &c))
+    /* an empty OP (':a.log') named none, and the log was read as if no OP were given */
+    if (log_path(val, op, sizeof op) != val && !st_cal_nccl_op(op, &c))
         return st_cli_usage_error("calibrate",
                                   "--nccl-tests %s: expected all_reduce, all_gather, "
                                   "reduce_scatter, alltoall or broadcast before the ':'",

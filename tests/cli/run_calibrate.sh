@@ -368,6 +368,12 @@ expect "an OP inside another name refused" "2 1" "$? $(grep -c 'expected all_red
 grep -q "^strata calibrate: --nccl-tests my_all_reduce_x:.*: expected all_reduce, all_gather" "$tmp/op.err" &&
     grep -q "^see 'strata calibrate --help'" "$tmp/op.err" || bad "a bad OP: not as a usage error $(cat "$tmp/op.err")"
 n=$((n + 1))
+# An empty OP (':LOG') names none, as 'bogus:LOG' does: it was read as if none were given.
+"$strata" calibrate "$d/a3mega-2node.yaml" --nccl-tests ":$logs/a3mega-2node-all_reduce_perf.log" \
+    >"$tmp/o" 2>"$tmp/op.err"
+expect "an empty OP refused" "2 strata calibrate: --nccl-tests :$logs/a3mega-2node-all_reduce_perf.log: expected all_reduce, all_gather, reduce_scatter, alltoall or broadcast before the ':'" \
+    "$? $(head -1 "$tmp/op.err")"
+expect "an empty OP: nothing written" "" "$(cat "$tmp/o")"
 # An OP that contradicts the log is refused, naming both (all_gather: on all_reduce_perf's log
 # was taken: op all-gather, network 0.959 where the log's own all-reduce fits 1.18); where
 # they agree, or neither the log nor its name says, it is taken.
