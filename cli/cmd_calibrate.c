@@ -365,7 +365,8 @@ static int calibrate(const cal_opts *o, const st_scn *s)
     st_cal_result r = {0};
     st_err err = {0};
     if (!rc && st_calibrate(&in, &r, &err)) {
-        fprintf(stderr, "strata calibrate: ");
+        if (!err.loc.file) /* a located error starts with its file, as every reader's does */
+            fprintf(stderr, "strata calibrate: ");
         st_cli_print_err(&err);
         rc = ST_EXIT_INPUT;
     }

@@ -305,11 +305,12 @@ sed 's/^16384,16384,16384,fp8,7211.130$/16384,16384,16384,fp8,7/' $run_gemm >"$t
 line=$(grep -n '^16384,16384,16384,fp8,7$' "$tmp/fast.csv" | cut -d: -f1)
 "$strata" calibrate scenarios/examples/h200-4096-air.yaml --gemm "$tmp/fast.csv" >/dev/null 2>"$tmp/e"
 expect "a GEMM faster than the peak exits 2" 2 $?
-expect "a GEMM faster than the peak" "strata calibrate: $tmp/fast.csv:$line:23: error: the 16384x16384x16384 fp8 GEMM in 7 us is 1.257 EFLOP/s, more than the h200-sxm's dense FP8 peak of 1.979 PFLOP/s: no timing of this GPU (a field cut short, or another unit?)" \
+expect "a GEMM faster than the peak" "$tmp/fast.csv:$line:23: error: the 16384x16384x16384 fp8 GEMM in 7 us is 1.257 EFLOP/s, more than the h200-sxm's dense FP8 peak of 1.979 PFLOP/s: no timing of this GPU (a field cut short, or another unit?)" \
     "$(cat "$tmp/e")"
 gemm peak 'm,n,k,precision,tflops\n8192,8192,8192,bf16,1500\n'
 expect "a GEMM's tflops past the peak exits 2" 2 $?
-grep -q "peak.csv:2:21: error: the 8192x8192x8192 bf16 GEMM in .* is 1.5 PFLOP/s, more than the h100-sxm's dense BF16 peak" "$tmp/e" ||
+# (each starts with its file, as every located error does: it was "strata calibrate: FILE:...")
+grep -q "^$tmp/peak.csv:2:21: error: the 8192x8192x8192 bf16 GEMM in .* is 1.5 PFLOP/s, more than the h100-sxm's dense BF16 peak" "$tmp/e" ||
     bad "tflops past the peak: message $(cat "$tmp/e")"
 # A step overhead past the hour a calibration file may hold (models/config/limits.c) is refused
 # by the fit too, not written as a file the loader refuses.
