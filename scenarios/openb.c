@@ -215,6 +215,45 @@ static int read_pods(st_openb *o, csv *c, st_diag *d)
     return 0;
 }
 
+/* A node list with a GPU, or an error at its file: the placement tunes its pods to the GPUs'
+ * capacity, and with none it failed "the nodes have no GPU", naming no file, after `validate`
+ * had printed the other sets' rows. */
+static int some_gpu(const st_openb *o, st_diag *d)
+{
+    for (size_t i = 0; i < o->n_nodes; i++)
+        if (o->nodes[i].gpus > 0)
+            return 0;
+    if (!o->n_nodes)
+        return st_diag_add(d, ST_EINVAL, (st_loc){o->node_path, 0, 0},
+                           "the node list has no row after its header: expected one row per "
+                           "node, at least one with a GPU"),
+               -1;
+    return st_diag_add(d, ST_EINVAL, (st_loc){o->node_path, 0, 0},
+                       "the node list's %zu node%s no GPU (gpu is 0 in every row): the "
+                       "placement needs at least one",
+                       o->n_nodes, o->n_nodes == 1 ? " has" : "s have"),
+           -1;
+}
+
+/* A pod list with a pod that asks for a GPU, or an error at its file: with none, every
+ * ordering's allocation was 0% and each claim read "pass". */
+static int some_gpu_pod(const st_openb *o, st_diag *d)
+{
+    for (size_t i = 0; i < o->n_pods; i++)
+        if (o->pods[i].gpus > 0)
+            return 0;
+    if (!o->n_pods)
+        return st_diag_add(d, ST_EINVAL, (st_loc){o->pod_path, 0, 0},
+                           "the pod list has no row after its header: expected one row per "
+                           "pod, at least one asking for a GPU"),
+               -1;
+    return st_diag_add(d, ST_EINVAL, (st_loc){o->pod_path, 0, 0},
+                       "the pod list's %zu pod%s for no GPU (num_gpu is 0 in every row): the "
+                       "placement allocates GPUs",
+                       o->n_pods, o->n_pods == 1 ? " asks" : "s ask"),
+           -1;
+}
+
 static char *join(const char *dir, const char *name)
 {
     char *p = st_xmalloc(strlen(dir) + strlen(name) + 2);
@@ -231,10 +270,10 @@ int st_openb_load(const char *dir, const char *nodes, const char *pods, st_openb
     o->node_path = join(dir, nodes ? nodes : ST_OPENB_NODES);
     o->pod_path = join(dir, pods ? pods : ST_OPENB_PODS);
     csv c;
-    int rc = open_csv(&c, o->node_path, node_cols, 5, d) || read_nodes(o, &c, d);
+    int rc = open_csv(&c, o->node_path, node_cols, 5, d) || read_nodes(o, &c, d) || some_gpu(o, d);
     st_csv_close(&c.in);
     if (!rc) {
-        rc = open_csv(&c, o->pod_path, pod_cols, 5, d) || read_pods(o, &c, d);
+        rc = open_csv(&c, o->pod_path, pod_cols, 5, d) || read_pods(o, &c, d) || some_gpu_pod(o, d);
         st_csv_close(&c.in);
     }
     if (rc) {

@@ -27,9 +27,10 @@ typedef struct st_openb {
  * Columns by header name: nodes sn, cpu_milli, memory_mib, gpu, model; pods cpu_milli,
  * memory_mib, num_gpu, gpu_milli, gpu_spec (models separated by '|', empty: any); other columns
  * are not read; CRLF is accepted. A missing file or column, or a row that does not parse (the
- * protocol needs every pod), is an error FILE:LINE:COL in d. Returns 0, or -1 (d holds why;
- * *o then holds only the two paths, which the errors' locations point at). Free *o with
- * st_openb_free either way, after the errors are printed. */
+ * protocol needs every pod), is an error FILE:LINE:COL in d; a node list with no GPU (no row,
+ * or gpu 0 in each), or a pod list with no pod asking for one, an error at its file. Returns 0, or
+ * -1 (d holds why; *o then holds only the two paths, which the errors' locations point at). Free *o
+ * with st_openb_free either way, after the errors are printed. */
 int st_openb_load(const char *dir, const char *nodes, const char *pods, st_openb *o, st_diag *d);
 
 void st_openb_free(st_openb *o);

@@ -192,6 +192,19 @@ if [ "$rc" -ne 2 ] || [ -n "$out" ]; then
     echo "FAIL validate --openb on a missing folder: exit $rc after ${#out} bytes of sets, want 2 first"
     fail=$((fail + 1))
 fi
+# ... and so is a node list of no GPU, at its file: it printed the other sets' rows, then
+# "strata validate: the nodes have no GPU", naming no file
+n=$((n + 1))
+mkdir -p "$tmp/ob"
+cp "$src/tests/traces/openb/"*.csv "$tmp/ob/"
+head -1 "$src/tests/traces/openb/openb_node_list_gpu_node.csv" >"$tmp/ob/openb_node_list_gpu_node.csv"
+out=$(timeout 60 "$strata" validate --sched --openb "$tmp/ob" 2>"$tmp/ob.err")
+rc=$?
+want="$tmp/ob/openb_node_list_gpu_node.csv: error: the node list has no row after its header: expected one row per node, at least one with a GPU"
+if [ "$rc" -ne 2 ] || [ -n "$out" ] || [ "$(head -1 "$tmp/ob.err")" != "$want" ]; then
+    echo "FAIL validate --openb, nodes of no GPU: exit $rc after ${#out} bytes, stderr $(head -1 "$tmp/ob.err")"
+    fail=$((fail + 1))
+fi
 # a case file that does not load is refused before the table: its header came first
 n=$((n + 1))
 mkdir -p "$tmp/broken" && printf 'bad: [\n' >"$tmp/broken/case.yaml"

@@ -155,6 +155,49 @@ START_TEST(test_empty_pod_list_is_said_to_be_empty)
 }
 END_TEST
 
+#define NODES "sn,cpu_milli,memory_mib,gpu,model\n"
+
+/* The first error reading these node and pod lists: at the file `file`, no line, saying msg. */
+static void lists_refused(const char *nodes, const char *pods, const char *file, const char *msg)
+{
+    char dir[64], path[128];
+    pods_dir(dir, sizeof dir, pods, strlen(pods));
+    snprintf(path, sizeof path, "%s/" ST_OPENB_NODES, dir);
+    FILE *f = fopen(path, "wb");
+    fputs(nodes, f);
+    fclose(f);
+    st_openb o;
+    st_diag d = {0};
+    ck_assert_int_eq(st_openb_load(dir, NULL, NULL, &o, &d), -1);
+    ck_assert_ptr_nonnull(strstr(d.items[0].loc.file, file));
+    ck_assert_uint_eq(d.items[0].loc.line, 0);
+    ck_assert_str_eq(d.items[0].msg, msg);
+    st_openb_free(&o);
+    remove_dir(dir);
+}
+
+/* Lists with no GPU to place on, or no pod asking for one: an error at the file as the load
+ * reads them (the placement said "the nodes have no GPU" of no file, after validate's other
+ * rows; pods of no GPU read 0% for every ordering, and each claim "pass"). */
+START_TEST(test_lists_without_a_gpu_are_refused_at_their_file)
+{
+    static const char pods[] = HEAD "4000,8192,1,1000,T4\n";
+    lists_refused(NODES, pods, ST_OPENB_NODES,
+                  "the node list has no row after its header: expected one row per node, at "
+                  "least one with a GPU");
+    lists_refused(NODES "node-a,32000,131072,0,\nnode-b,32000,131072,0,\n", pods, ST_OPENB_NODES,
+                  "the node list's 2 nodes have no GPU (gpu is 0 in every row): the placement "
+                  "needs at least one");
+    static const char nodes[] = NODES "node-a,32000,131072,1,T4\n";
+    lists_refused(nodes, HEAD, ST_OPENB_PODS,
+                  "the pod list has no row after its header: expected one row per pod, at least "
+                  "one asking for a GPU");
+    lists_refused(nodes, HEAD "4000,8192,0,0,\n", ST_OPENB_PODS,
+                  "the pod list's 1 pod asks for no GPU (num_gpu is 0 in every row): the "
+                  "placement allocates GPUs");
+}
+END_TEST
+
 /* A FIFO as the pod list: refused at once (the open does not wait for a writer). */
 START_TEST(test_fifo_pod_list_is_refused_without_blocking)
 {
@@ -181,6 +224,7 @@ Suite *openb_suite(void)
     tcase_add_test(tc, test_csv_rules_hold_for_openb);
     tcase_add_test(tc, test_fifo_pod_list_is_refused_without_blocking);
     tcase_add_test(tc, test_empty_pod_list_is_said_to_be_empty);
+    tcase_add_test(tc, test_lists_without_a_gpu_are_refused_at_their_file);
     suite_add_tcase(s, tc);
     return s;
 }
