@@ -241,3 +241,19 @@ void st_report_md_cell(FILE *out, const char *s)
         }
     }
 }
+
+char *st_report_leaf_label(const char *path, const char *key)
+{
+    const st_fig *f = st_fig_find(ST_DOC_RUN, path);
+    if (!f)
+        return st_xstrdup(key);
+    const char *last = strrchr(path, '.'), *idx = strrchr(path, '[');
+    if (f->flags & ST_FIG_STATS && last) /* "Goodput over the replicas (P90)" */
+        return st_xasprintf("%s (%s)", f->label, st_fig_stat_label(last + 1));
+    if (f->flags & ST_FIG_MAP && last)
+        return st_xasprintf("%s (%s)", f->label, last + 1);
+    size_t n = strlen(f->path);
+    if (n > 6 && strcmp(f->path + n - 6, "band[]") == 0 && idx) /* a band's two ends, apart */
+        return st_xasprintf("%s (%s end)", f->label, idx[1] == '0' ? "low" : "high");
+    return st_xstrdup(f->label);
+}

@@ -72,6 +72,11 @@ typedef void (*st_report_leaf_fn)(void *ctx, const char *path, const cJSON *leaf
  * paths below prefix ("" at the root). Arrays of objects give "[i]" steps. */
 void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn fn, void *ctx);
 
+/* What a reader calls the run report's leaf at path: its row's label in the report's schema,
+ * with the statistic's label, the map member's name or a band's end ("Goodput over the replicas
+ * (P90)"); key itself where no row names it. Malloc'd. */
+char *st_report_leaf_label(const char *path, const char *key);
+
 /* The leaf at path of document doc as a reader sees it: a number in the unit of its row in the
  * report's schema (report/figures.h; a time, bytes, a share in percent, ...; a plain number where
  * it has no row), text as it is, booleans as true or false. Returns the text: the leaf's own

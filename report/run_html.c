@@ -28,25 +28,6 @@ typedef struct kv_ctx {
     int ups_sized;
 } kv_ctx;
 
-/* What a reader calls the leaf at path: its row's label in the report's schema, with the
- * statistic's label or the map member's name ("Goodput over the replicas (P90)"); the key itself
- * where no row names it. Malloc'd. */
-static char *leaf_label(const char *path, const char *key)
-{
-    const st_fig *f = st_fig_find(ST_DOC_RUN, path);
-    if (!f)
-        return st_xstrdup(key);
-    const char *last = strrchr(path, '.'), *idx = strrchr(path, '[');
-    if (f->flags & ST_FIG_STATS && last) /* "Goodput over the replicas (P90)" */
-        return st_xasprintf("%s (%s)", f->label, st_fig_stat_label(last + 1));
-    if (f->flags & ST_FIG_MAP && last)
-        return st_xasprintf("%s (%s)", f->label, last + 1);
-    size_t n = strlen(f->path);
-    if (n > 6 && strcmp(f->path + n - 6, "band[]") == 0 && idx) /* a band's two ends, apart */
-        return st_xasprintf("%s (%s end)", f->label, idx[1] == '0' ? "low" : "high");
-    return st_xstrdup(f->label);
-}
-
 static void kv_row(void *ctx, const char *path, const cJSON *leaf)
 {
     kv_ctx *k = ctx;
@@ -54,7 +35,8 @@ static void kv_row(void *ctx, const char *path, const cJSON *leaf)
     const char *key = path + (strlen(path) > k->skip ? k->skip : 0);
     const char *text = st_report_value_text(ST_DOC_RUN, path, leaf, tb, sizeof tb);
     key += key[0] == '.';
-    char *label = leaf_label(path, key), *hover = st_xasprintf("%s (JSON key %s)", label, path);
+    char *label = st_report_leaf_label(path, key),
+         *hover = st_xasprintf("%s (JSON key %s)", label, path);
     if (k->ups_sized && strcmp(path, "power.ups.load") == 0) {
         char *more = st_xasprintf("%s, of a rating sized to the peak", label);
         free(label);

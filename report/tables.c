@@ -1,8 +1,9 @@
 /* `strata run --format markdown|csv`: the JSON report's values as tables. Markdown (for a wiki):
- * the scenario's name as its title, the answer in words (report/summary.c), then a key | value
- * table per job and per root object, numbers with their units as in the HTML report, and the
- * audit's checks a row each, as the HTML has them. CSV: one key,value row per leaf of the JSON
- * report, the value exactly the JSON's text, so a spreadsheet gets the same numbers. */
+ * the scenario's name as its title, the answer in words (report/summary.c), then a figure |
+ * value | key table per job and per root object, each figure named and its number in its unit as
+ * the HTML report has them, and the audit's checks a row each, as the HTML has them. CSV: one
+ * key,value row per leaf of the JSON report, the value exactly the JSON's text, so a spreadsheet
+ * gets the same numbers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,22 +14,29 @@ typedef struct md_ctx {
     size_t skip;
 } md_ctx;
 
+/* A leaf as the HTML's row gives it: its label, its value in its unit, and its JSON key (the
+ * HTML's on hover) for a reader who looks it up. */
 static void md_row(void *ctx, const char *path, const cJSON *leaf)
 {
     md_ctx *m = ctx;
     char buf[ST_REPORT_VALUE_MAX];
-    const char *label = path + (strlen(path) > m->skip ? m->skip : 0);
+    const char *key = path + (strlen(path) > m->skip ? m->skip : 0);
+    key += key[0] == '.';
     const char *text = st_report_value_text(ST_DOC_RUN, path, leaf, buf, sizeof buf);
+    char *label = st_report_leaf_label(path, key);
     fputs("| ", m->out);
-    st_report_md_cell(m->out, label[0] == '.' ? label + 1 : label);
+    st_report_md_cell(m->out, label);
     fputs(" | ", m->out);
     st_report_md_cell(m->out, text);
+    fputs(" | ", m->out);
+    st_report_md_cell(m->out, key);
     fputs(" |\n", m->out);
+    free(label);
 }
 
 static void md_table(FILE *out, const cJSON *node, const char *prefix)
 {
-    fputs("| key | value |\n|---|---:|\n", out);
+    fputs("| figure | value | key |\n|---|---:|---|\n", out);
     md_ctx m = {out, strlen(prefix)};
     st_report_leaves(node, prefix, md_row, &m);
     fputc('\n', out);
