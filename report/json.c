@@ -10,6 +10,7 @@
 #include "models/config/pools.h"
 #include "models/config/racks.h"
 #include "models/cost/cost.h"
+#include "models/plant/plant.h"
 #include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
@@ -374,7 +375,8 @@ static void racks_json(cJSON *rk, const st_plant_result *p, const st_cluster_cfg
         cJSON_AddNumberToObject(rk, "breaker_a", c->racks.breaker_a);
         cJSON_AddNumberToObject(rk, "headroom_a", p->rack_headroom_a);
     }
-    cJSON_AddNumberToObject(rk, "loss_w", p->rack_loss_w);
+    if (st_plant_models_distribution(c)) /* not modelled otherwise, not measured to be 0 */
+        cJSON_AddNumberToObject(rk, "loss_w", p->rack_loss_w);
     const st_plant_rack_heat *h = &p->rack_heat;
     cJSON *co = cJSON_AddObjectToObject(rk, "cooling");
     cJSON_AddNumberToObject(co, "heat_w", h->heat_w);
@@ -398,8 +400,12 @@ static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
     const st_plant_facility *f = &p->facility_peak;
     cJSON *fp = cJSON_AddObjectToObject(o, "facility_peak");
     cJSON_AddNumberToObject(fp, "it_w", f->it_w);
-    cJSON_AddNumberToObject(fp, "distribution_w", f->distribution_w);
-    cJSON_AddNumberToObject(fp, "storage_w", f->storage_w);
+    /* the terms the plant models: a rack's I2R losses with a stated distribution_resistance,
+     * its energy storage's with racks.storage (absent otherwise: a 0 read as measured) */
+    if (st_plant_models_distribution(c))
+        cJSON_AddNumberToObject(fp, "distribution_w", f->distribution_w);
+    if (st_plant_models_storage(c))
+        cJSON_AddNumberToObject(fp, "storage_w", f->storage_w);
     cJSON_AddNumberToObject(fp, "transformer_w", f->transformer_w);
     cJSON_AddNumberToObject(fp, "ups_w", f->ups_w);
     cJSON_AddNumberToObject(fp, "cooling_w", f->cooling_w);
@@ -413,9 +419,12 @@ static cJSON *power_json(const st_plant_result *p, const st_cluster_cfg *c)
     cJSON_AddNumberToObject(heat, "air_w", p->heat.air_w);
     cJSON_AddNumberToObject(heat, "liquid_w", p->heat.liquid_w);
     cJSON_AddNumberToObject(heat, "total_w", p->heat.total_w);
-    cJSON_AddNumberToObject(o, "swing_hz", p->wave.dominant_hz);
-    cJSON_AddNumberToObject(o, "utility_band_share", p->wave.band_share);
-    cJSON_AddNumberToObject(o, "distribution_loss_w", p->loss_at_peak_w);
+    if (p->wave.swing_w > 0) { /* a steady draw has no swing to have a frequency */
+        cJSON_AddNumberToObject(o, "swing_hz", p->wave.dominant_hz);
+        cJSON_AddNumberToObject(o, "utility_band_share", p->wave.band_share);
+    }
+    if (st_plant_models_distribution(c))
+        cJSON_AddNumberToObject(o, "distribution_loss_w", p->loss_at_peak_w);
     cJSON_AddNumberToObject(o, "window_s", p->window_s);
     racks_json(cJSON_AddObjectToObject(o, "racks"), p, c);
     if (p->has_network) {

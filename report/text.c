@@ -7,6 +7,7 @@
 #include "models/config/pools.h"
 #include "models/config/racks.h"
 #include "models/cost/cost.h"
+#include "models/plant/plant.h"
 #include "models/reliability/interval.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
@@ -557,14 +558,17 @@ static void power_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
             fmt(p->it_mean_w, ST_DIM_POWER, b, sizeof b),
             fmt(f->total_w, ST_DIM_POWER, d, sizeof d),
             fmt(p->facility_mean.total_w, ST_DIM_POWER, e, sizeof e));
-    fprintf(out,
-            "  facility peak = IT %s + distribution %s + storage %s + transformers %s + UPS %s"
-            " + cooling plant %s\n",
-            fmt(f->it_w, ST_DIM_POWER, a, sizeof a),
-            fmt(f->distribution_w, ST_DIM_POWER, b, sizeof b),
-            fmt(f->storage_w, ST_DIM_POWER, d, sizeof d),
+    /* the terms the plant models (the JSON's facility_peak): distribution losses with a stated
+     * distribution_resistance, storage's with racks.storage; a 0 W read as measured */
+    fprintf(out, "  facility peak = IT %s", fmt(f->it_w, ST_DIM_POWER, a, sizeof a));
+    if (st_plant_models_distribution(c))
+        fprintf(out, " + distribution %s", fmt(f->distribution_w, ST_DIM_POWER, b, sizeof b));
+    if (st_plant_models_storage(c))
+        fprintf(out, " + storage %s", fmt(f->storage_w, ST_DIM_POWER, d, sizeof d));
+    fprintf(out, " + transformers %s + UPS %s + cooling plant %s%s\n",
             fmt(f->transformer_w, ST_DIM_POWER, e, sizeof e),
-            fmt(f->ups_w, ST_DIM_POWER, g, sizeof g), fmt(f->cooling_w, ST_DIM_POWER, h, sizeof h));
+            fmt(f->ups_w, ST_DIM_POWER, g, sizeof g), fmt(f->cooling_w, ST_DIM_POWER, h, sizeof h),
+            st_plant_models_distribution(c) ? "" : " (distribution losses not modelled)");
     if (p->wave.swing_w > 0)
         fprintf(out, "  swing %s at %.4g Hz (%.4g%% of it in 0.1-20 Hz), ramp %s/s",
                 fmt(p->wave.swing_w, ST_DIM_POWER, a, sizeof a), p->wave.dominant_hz,

@@ -268,6 +268,16 @@ int st_plant_run_network(const st_cluster_cfg *c, const st_plant_job *jobs, size
     return run_window(c, jobs, n, seed, st_plant_window(c, jobs, n), network_board_w, 1, out, err);
 }
 
+int st_plant_models_distribution(const st_cluster_cfg *c)
+{
+    return c->racks.distribution_resistance_ohm > 0;
+}
+
+int st_plant_models_storage(const st_cluster_cfg *c)
+{
+    return c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0;
+}
+
 int st_plant_run(const st_cluster_cfg *c, const st_plant_job *jobs, size_t n, uint64_t seed,
                  st_plant_result *out, st_err *err)
 {
@@ -646,7 +656,7 @@ static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t 
         base += r.c[k];
     base += net_w > 0 ? net_w : 0;
     out->network_w = (net_w > 0 ? net_w : 0) / preset.psu_efficiency;
-    int lossy = c->racks.distribution_resistance_ohm > 0;
+    int lossy = st_plant_models_distribution(c);
     out->dt_s = preset.dt_s;
     size_t ns = (size_t)llround(window_s / out->dt_s);
     out->window_s = (double)ns * out->dt_s;
@@ -660,8 +670,8 @@ static int run_window(const st_cluster_cfg *c, const st_plant_job *jobs, size_t 
                                lossy ? r.cst : 0,
                                out->dt_s,
                                ns};
-    int mitigated = c->racks.power_floor > 0 || c->racks.power_burn > 0 ||
-                    (c->racks.storage_energy_j > 0 && c->racks.storage_power_w > 0);
+    int mitigated =
+        c->racks.power_floor > 0 || c->racks.power_burn > 0 || st_plant_models_storage(c);
     if (!full && !mitigated && n == 1)
         wave_as_runs(c, jobs, dj, prof, &spec, out);
     else

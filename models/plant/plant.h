@@ -175,6 +175,12 @@ typedef struct st_plant_result {
     int64_t switch_ports;
 } st_plant_result;
 
+/* Whether the plant models the racks' distribution losses (a stated distribution_resistance)
+ * and their energy storage (racks.storage): without, those terms are not modelled, where a 0 in
+ * a report would read as measured to be none. */
+int st_plant_models_distribution(const st_cluster_cfg *c);
+int st_plant_models_storage(const st_cluster_cfg *c);
+
 /* The plant of cluster c with the n given jobs running (placed, with a step), their phase
  * offsets drawn from random streams keyed by the run's seed. Returns 0, or -1 with err set when the
  * GPU has no power limit (tdp_w 0): the plant is then not modelled. out must be released with

@@ -358,6 +358,21 @@ ok '[ ! -s "$tmp/coll.err" ]' "run: no progress off a terminal"
 ok 'sed -n 3p "$tmp/mxc.md" | grep -q "costing 14,810 USD (optics, racks and cooling not priced)"' "run: the headline cost names its unpriced parts"
 "$strata" run scenarios/examples/finetune-70b-cloud.yaml --format markdown >"$tmp/qc.md" 2>/dev/null
 ok 'sed -n 3p "$tmp/qc.md" | grep -q "costing [0-9,]* USD[;.]"' "run: a cloud cost has no unpriced parts"
+# A term the plant does not model is left out, not reported as a measured 0 W: rack distribution
+# losses without racks.distribution_resistance, the storage's loss without racks.storage.
+"$strata" run scenarios/examples/llama3-405b-16k.yaml --format json >"$tmp/pl.json" 2>/dev/null
+sed 's/^    nodes_per_rack: 2 /    distribution_resistance: 10 mohm\n    nodes_per_rack: 2 /' \
+    scenarios/examples/llama3-405b-16k.yaml >"$tmp/pl-r.yaml"
+"$strata" run "$tmp/pl-r.yaml" --format json >"$tmp/pl-r.json" 2>/dev/null
+ok 'python3 - "$tmp/pl.json" "$tmp/pl-r.json" <<"PY"
+import json, sys
+a, b = (json.load(open(f))["power"] for f in sys.argv[1:])
+for k in ("distribution_w", "storage_w"):
+    assert k not in a["facility_peak"], k
+assert "distribution_loss_w" not in a and "loss_w" not in a["racks"]
+assert b["facility_peak"]["distribution_w"] > 0 and b["distribution_loss_w"] > 0 and b["racks"]["loss_w"] > 0
+PY' "run: distribution losses absent where not modelled, present with a resistance"
+ok '"$strata" run scenarios/examples/llama3-405b-16k.yaml 2>/dev/null | grep -q "^  facility peak = IT [0-9.]* MW + transformers .*(distribution losses not modelled)$"' "run: the text says distribution losses are not modelled"
 
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
