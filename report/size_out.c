@@ -63,7 +63,6 @@ static const char *variant_name(const st_size_report *rp, const st_size_cfg *f, 
 
 /* The cooling budgets: all heat, the air-cooled share, the liquid-cooled share (--budget
  * cooling=, air_cooling=, liquid_cooling=), each against the heat of its kind a row rejects. */
-static const char *const HEAT_COLUMN[3] = {"heat_MW", "air_MW", "liquid_MW"};
 static const char *const HEAT_BUDGET[3] = {"cooling", "air_cooling", "liquid_cooling"};
 
 static double heat_budget(const st_size_spec *s, int k)
@@ -78,21 +77,111 @@ static double heat_of(const st_size_cfg *f, int k)
     return k == 0 ? f->heat.total_w : k == 1 ? f->heat.air_w : f->heat.liquid_w;
 }
 
-static void text_header(sbuf *b, const st_size_report *rp)
+/* The text table's columns of a time or a power: each cell carries its unit, the one that reads
+ * at its size (1.328 h, 11.17 kW), as the HTML's do, so the headings name no unit; a fixed one
+ * read a 1.3-hour run as 0.05535 d and a node's 11 kW as 0.01117 MW. */
+enum {
+    C_STEP,
+    C_TRAIN,
+    C_BAND,
+    C_CONF,
+    C_POWER,
+    C_HEAT,
+    C_AIR,
+    C_LIQUID,
+    C_CKPT,
+    C_MEM,
+    C_KEPT,
+    C__N
+};
+static const char *const COL_HEAD[C__N] = {"step",       "train",     "band",      "conf",
+                                           "power",      "heat",      "air_heat",  "liquid_heat",
+                                           "ckpt_every", "mem_every", "kept_power"};
+
+/* Row f's cells of those columns ("-" where it has none), and the widths every table shares. */
+typedef struct row_cells {
+    char c[C__N][64];
+} row_cells;
+
+typedef struct col_widths {
+    int w[C__N];
+} col_widths;
+
+/* v of dimension d into cell, or "-" where it is not a figure (a GPU without a power limit,
+ * no checkpoint taken: none, not one every 0 s). */
+static void dim_cell(char *cell, size_t n, double v, st_dim d, int known)
 {
-    put(b,
-        "rank  nodes   gpus  tp  pp    dp %svs mb recompute   step_s  train_d           band_d%s  "
-        "  gpu_hours      cost_usd  power_MW ",
-        rp->experts ? "  ep " : "", rp->spec->confidence > 0 ? "   conf_d" : "");
+    if (known && isfinite(v))
+        st_unit_format(v, d, cell, n);
+    else
+        snprintf(cell, n, "-");
+}
+
+static void cells_of(const st_size_cfg *f, row_cells *rc)
+{
+    dim_cell(rc->c[C_STEP], sizeof rc->c[C_STEP], f->step_s, ST_DIM_TIME, 1);
+    dim_cell(rc->c[C_TRAIN], sizeof rc->c[C_TRAIN], f->train_s, ST_DIM_TIME, 1);
+    /* both ends in the point forecast's unit: "1.046 to 1.687 h", not "1.046 h to 1.687 h" */
+    st_unit_format_range(f->train_band[0], f->train_band[1], f->train_s, ST_DIM_TIME, rc->c[C_BAND],
+                         sizeof rc->c[C_BAND]);
+    dim_cell(rc->c[C_CONF], sizeof rc->c[C_CONF], f->train_conf_s, ST_DIM_TIME, 1);
+    dim_cell(rc->c[C_POWER], sizeof rc->c[C_POWER], f->facility_w, ST_DIM_POWER, 1);
+    for (int k = 0; k < 3; k++)
+        dim_cell(rc->c[C_HEAT + k], sizeof rc->c[C_HEAT + k], heat_of(f, k), ST_DIM_POWER, 1);
+    dim_cell(rc->c[C_CKPT], sizeof rc->c[C_CKPT], f->ckpt_every_s, ST_DIM_TIME,
+             f->ckpt_every_s > 0);
+    dim_cell(rc->c[C_MEM], sizeof rc->c[C_MEM], f->mem_every_s, ST_DIM_TIME, f->mem_every_s > 0);
+    dim_cell(rc->c[C_KEPT], sizeof rc->c[C_KEPT], f->kept_w, ST_DIM_POWER, 1);
+}
+
+/* The widths of those columns over the rows the tables show (the ranked table's first --top and
+ * the front), each at least its heading's, so both tables align alike. */
+static col_widths widths_of(const st_size_report *rp, const st_size_result *r)
+{
+    col_widths cw;
+    for (int c = 0; c < C__N; c++)
+        cw.w[c] = (int)strlen(COL_HEAD[c]);
+    for (size_t i = 0; i < r->n; i++) {
+        if (i >= rp->top && !r->cfg[i].front)
+            continue;
+        row_cells rc;
+        cells_of(&r->cfg[i], &rc);
+        for (int c = 0; c < C__N; c++)
+            cw.w[c] = (int)strlen(rc.c[c]) > cw.w[c] ? (int)strlen(rc.c[c]) : cw.w[c];
+    }
+    return cw;
+}
+
+/* Column c's heading or cell, right-aligned in its width, and the space after it. */
+static void put_col(sbuf *b, const col_widths *cw, int c, const char *s)
+{
+    put(b, "%*s ", cw->w[c], s);
+}
+
+static void text_header(sbuf *b, const st_size_report *rp, const col_widths *cw)
+{
+    put(b, "rank  nodes   gpus  tp  pp    dp %svs mb recompute ", rp->experts ? "  ep " : "");
+    for (int c = C_STEP; c <= C_BAND; c++)
+        put_col(b, cw, c, COL_HEAD[c]);
+    if (rp->spec->confidence > 0)
+        put_col(b, cw, C_CONF, COL_HEAD[C_CONF]);
+    put(b, "%11s %13s ", "gpu_hours", "cost_usd");
+    put_col(b, cw, C_POWER, COL_HEAD[C_POWER]);
     for (int k = 0; k < 3; k++)
         if (heat_budget(rp->spec, k) > 0)
-            put(b, "%9s ", HEAT_COLUMN[k]);
-    if (rp->failures)
-        put(b, "goodput   ckpt_s %s", rp->memory ? "   mem_s " : "");
+            put_col(b, cw, C_HEAT + k, COL_HEAD[C_HEAT + k]);
+    if (rp->failures) {
+        put(b, "goodput ");
+        put_col(b, cw, C_CKPT, COL_HEAD[C_CKPT]);
+        if (rp->memory)
+            put_col(b, cw, C_MEM, COL_HEAD[C_MEM]);
+    }
     if (rp->spec->n_variants)
         put(b, "%-24s ", "variant");
-    if (rp->existing)
-        put(b, "%-16s %13s %7s ", "added", "bought_usd", "kept_MW");
+    if (rp->existing) {
+        put(b, "%-16s %13s ", "added", "bought_usd");
+        put_col(b, cw, C_KEPT, COL_HEAD[C_KEPT]);
+    }
     put(b, "binds\n");
 }
 
@@ -129,7 +218,8 @@ static const char *unmet(const st_size_cfg *f)
 
 /* --existing: what row f adds to the pool kept, and what that costs. The GPU's name is whole,
  * as the variant column's is: a scenario's own GPU may have a long or non-ASCII one. */
-static void text_added(sbuf *b, const st_size_report *rp, const st_size_cfg *f)
+static void text_added(sbuf *b, const st_size_report *rp, const st_size_cfg *f,
+                       const col_widths *cw, const row_cells *rc)
 {
     sbuf add = {0};
     char usd[32] = "-";
@@ -139,50 +229,39 @@ static void text_added(sbuf *b, const st_size_report *rp, const st_size_cfg *f)
         put(&add, "nothing");
     if (f->bought_usd >= 0)
         st_fig_money(f->bought_usd, usd, sizeof usd);
-    put(b, "%-16s %13s %7.3f ", add.s, usd, f->kept_w / 1e6);
+    put(b, "%-16s %13s ", add.s, usd);
+    put_col(b, cw, C_KEPT, rc->c[C_KEPT]);
     free(add.s);
 }
 
-static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank)
+static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, size_t rank,
+                     const col_widths *cw)
 {
-    char cost[ST_FIG_TEXT_MAX] = "-", power[32] = "-";
+    char cost[ST_FIG_TEXT_MAX] = "-";
     if (f->cost_usd >= 0) /* grouped, as every report shows money: 50,860,000, not 5.086e+07 */
         st_fig_money(f->cost_usd, cost, sizeof cost);
-    if (isfinite(f->facility_w)) /* unknown when the GPU states no power limit; a kilowatt
-                                    job keeps four digits, not 0.011 */
-        snprintf(power, sizeof power, f->facility_w >= 1e6 ? "%.3f" : "%.4g", f->facility_w / 1e6);
+    row_cells rc;
+    cells_of(f, &rc);
     put(b, "%4zu %6lld %6lld %3lld %3lld %5lld ", rank, (long long)f->nodes, (long long)f->gpus,
         (long long)f->tp, (long long)f->pp, (long long)f->dp);
     if (rp->experts)
         put(b, "%4lld ", (long long)f->ep);
-    char band[32];
-    snprintf(band, sizeof band, "%.3g..%.3g", f->train_band[0] / 86400.0,
-             f->train_band[1] / 86400.0);
-    put(b, "%2lld %2lld %-9s %8.3f %8s %16s ", (long long)f->vs, (long long)f->mb,
-        st_recompute_names[f->recompute], f->step_s, st_fig_plain(f->train_s / 86400.0).s, band);
+    put(b, "%2lld %2lld %-9s ", (long long)f->vs, (long long)f->mb,
+        st_recompute_names[f->recompute]);
+    for (int c = C_STEP; c <= C_BAND; c++)
+        put_col(b, cw, c, rc.c[c]);
     if (rp->spec->confidence > 0)
-        put(b, "%8s ", st_fig_plain(f->train_conf_s / 86400.0).s);
-    put(b, "%11s %13s %8s ", st_fig_plain(f->gpu_hours).s, cost, power);
+        put_col(b, cw, C_CONF, rc.c[C_CONF]);
+    put(b, "%11s %13s ", st_fig_plain(f->gpu_hours).s, cost);
+    put_col(b, cw, C_POWER, rc.c[C_POWER]);
     for (int k = 0; k < 3; k++)
-        if (heat_budget(rp->spec, k) > 0) {
-            double h = heat_of(f, k);
-            if (isfinite(h))
-                put(b, "%9.3f ", h / 1e6);
-            else
-                put(b, "%9s ", "-");
-        }
-    if (rp->failures) {                       /* no checkpoint: none taken, not one every 0 s */
+        if (heat_budget(rp->spec, k) > 0)
+            put_col(b, cw, C_HEAT + k, rc.c[C_HEAT + k]);
+    if (rp->failures) {
         put(b, "%6.2f%% ", 100 * f->goodput); /* a percent, as run and size's HTML show it */
-        if (f->ckpt_every_s > 0)
-            put(b, "%8s ", st_fig_plain(f->ckpt_every_s).s);
-        else
-            put(b, "%8s ", "-");
-    }
-    if (rp->failures && rp->memory) { /* the two-level checkpoint's snapshot cadence */
-        if (f->mem_every_s > 0)
-            put(b, "%8s ", st_fig_plain(f->mem_every_s).s);
-        else
-            put(b, "%8s ", "-");
+        put_col(b, cw, C_CKPT, rc.c[C_CKPT]);
+        if (rp->memory) /* the two-level checkpoint's snapshot cadence */
+            put_col(b, cw, C_MEM, rc.c[C_MEM]);
     }
     if (rp->spec->n_variants) {
         sbuf var = {0};
@@ -190,7 +269,7 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
         free(var.s);
     }
     if (rp->existing)
-        text_added(b, rp, f);
+        text_added(b, rp, f, cw, &rc);
     if (unmet(f))
         put(b, "%s (%s)\n", st_size_bind_name(f->binds), unmet(f));
     else
@@ -508,8 +587,8 @@ static void text_memory(sbuf *b, const st_size_report *rp, const st_size_result 
         under == 1 || under == shown ? "s" : "", 100 * want, 100 * least);
 }
 
-/* Without --confidence the deadline holds train_d, the point forecast: "; the deadline holds
- * train_d, the point forecast: K of the N rows within it keep their whole band within it too"
+/* Without --confidence the deadline holds train, the point forecast: "; the deadline holds
+ * train, the point forecast: K of the N rows within it keep their whole band within it too"
  * (the HTML and Markdown summary says it of the first row). */
 static void point_only(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
@@ -520,7 +599,7 @@ static void point_only(sbuf *b, const st_size_report *rp, const st_size_result *
     }
     if (meet > 0)
         put(b,
-            "; the deadline holds train_d, the point forecast: %zu of the %zu row%s within it "
+            "; the deadline holds train, the point forecast: %zu of the %zu row%s within it "
             "keep their whole band within it too (--confidence holds the band's upper end)",
             whole, meet, st_plural_s((long long)meet));
 }
@@ -546,7 +625,7 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
         rp->goal);
     if (rp->power_from) {
         st_unit_format(rp->spec->power_w, ST_DIM_POWER, q, sizeof q);
-        put(b, "power budget %s (%s), against the facility peak (power_MW)\n", q,
+        put(b, "power budget %s (%s), against the facility peak (power)\n", q,
             strcmp(rp->power_from, "--budget") ? "the scenario's facility.power_capacity"
                                                : "--budget power=");
     }
@@ -558,7 +637,7 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
                 put(b, "the scenario's %s", rp->cooling_from[k]);
             else
                 put(b, "--budget %s=", HEAT_BUDGET[k]);
-            put(b, "), against the heat to reject (%s)%s\n", HEAT_COLUMN[k],
+            put(b, "), against the heat to reject (%s)%s\n", COL_HEAD[C_HEAT + k],
                 rp->existing ? " and the kept pool's" : "");
         }
     if (rp->spec->n_variants)
@@ -595,11 +674,11 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             100 * r->cfg[0].spares_held, (long long)r->cfg[0].spares_needed,
             100 * ST_SPARES_ENOUGH);
     put(b,
-        "band_d: time to train's %.0f%% error band from the runs like each row (published, or "
+        "band: time to train's %.0f%% error band from the runs like each row (published, or "
         "the cluster's own calibration's)",
         100 * ST_BAND_LEVEL);
     if (rp->spec->confidence > 0)
-        put(b, "; the deadline holds conf_d, its upper end at %.3g%% confidence",
+        put(b, "; the deadline holds conf, its upper end at %.3g%% confidence",
             100 * rp->spec->confidence);
     else
         point_only(b, rp, r);
@@ -610,14 +689,15 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             "existing pool %s kept: %lld node%s of %s; a row of its type grows it, one of another "
             "type is a new pool; ranked by what each buys (bought_usd: its added nodes' share of "
             "its capex), then by %s; each row runs on the grown fleet, every pool; power and "
-            "cooling budgets add what its other nodes draw from idle to full (kept_MW)\n",
+            "cooling budgets add what its other nodes draw from idle to full (kept_power)\n",
             rp->existing, (long long)rp->spec->existing_nodes,
             st_plural_s(rp->spec->existing_nodes), rp->spec->existing_gpu->name, rp->goal);
     text_none_meets(b, rp, r);
     put(b, "\nranked (top %zu):\n", rp->top);
-    text_header(b, rp);
+    col_widths cw = widths_of(rp, r);
+    text_header(b, rp, &cw);
     for (size_t i = 0; i < r->n && i < rp->top; i++)
-        text_row(b, rp, &r->cfg[i], i + 1);
+        text_row(b, rp, &r->cfg[i], i + 1, &cw);
     if (r->n > rp->top) /* what --top left out: JSON and CSV left_out */
         put(b,
             "(the first %zu of the %zu configurations evaluated, %zu left out; a larger --top "
@@ -627,10 +707,10 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     text_memory(b, rp, r);
     text_costs(b, rp, r);
     put(b, "\nPareto front (time to train against %s):\n", rp->goal);
-    text_header(b, rp);
+    text_header(b, rp, &cw);
     for (size_t i = 0; i < r->n; i++)
         if (r->cfg[i].front)
-            text_row(b, rp, &r->cfg[i], i + 1);
+            text_row(b, rp, &r->cfg[i], i + 1, &cw);
 }
 
 /* A figure, or null where it is unknown (NaN, or a price without prices). */

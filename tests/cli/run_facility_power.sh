@@ -1,6 +1,6 @@
 #!/bin/sh
 # One facility figure (issue 28): `run`'s power.facility_peak_w, the audit's cap check and
-# `size`'s power_MW for the same cluster and plan are the plant's one facility peak (IT,
+# `size`'s power column for the same cluster and plan are the plant's one facility peak (IT,
 # distribution, transformers, UPS, cooling plant), and `size` takes facility.power_capacity as its
 # budget. On the Llama 3 example with a 19 MW cap (it needs 20.6 MW) and the 4,096-H200 air
 # example with 4.5 MW (it needs 5.4 MW), the audit fails; the heat to reject likewise (run, audit
@@ -17,7 +17,7 @@ check() { # FILE TP PP VS: run, audit and size agree; the cap fails
     "$strata" audit "$1" >"$tmp/audit.txt" 2>/dev/null && { echo "audit passed $1"; exit 1; } || true
     "$strata" size "$1" --deadline 400d --top 1000 --format json >"$tmp/size.json"
     "$strata" size "$1" --deadline 90d --budget power=1GW --top 5 --format json >"$tmp/all.json"
-    "$strata" size "$1" --deadline 400d --top 1 | grep -q '^cooling budget 15 MW of heat (the scenario.s facility.cooling_capacity), against the heat to reject (heat_MW)$' ||
+    "$strata" size "$1" --deadline 400d --top 1 | grep -q '^cooling budget 15 MW of heat (the scenario.s facility.cooling_capacity), against the heat to reject (heat)$' ||
         { echo "size's text names the scenario's cooling capacity as its budget"; exit 1; }
     "$strata" size "$1" --deadline 400d --budget cooling=16MW --top 1 --format json |
         python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["cooling_budget_from"] == "--budget" and d["cooling_budget_w"] == 16e6, d' ||

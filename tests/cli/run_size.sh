@@ -25,6 +25,21 @@ expect() {
 
 # The first ranked row (the line after the first header).
 first_row() { awk '/^rank +nodes/ {getline; print; exit}' "$1"; }
+# FILE NAME: the cells of column NAME in the first table of FILE, one a line. Its cells carry
+# their units ("1.328 h"), so they are cut where the heading is, not split at spaces: a cell ends
+# where its right-aligned heading does and starts after the heading before it.
+text_col() {
+    awk -v want="$2" '
+        /^rank +nodes/ && !h {h = $0 " "; e = index(h, " " want " "); if (!e) exit
+            end = e + length(want); s = e; while (s > 1 && substr(h, s - 1, 1) == " ") s--; next}
+        h && ($0 == "" || /^\(/) {exit}
+        h {c = substr($0, s, end - s + 1); gsub(/^ +| +$/, "", c); print c}' "$1"
+}
+# A time cell ("11.44 min") in seconds.
+secs() {
+    awk '{m = $2 == "ms" ? 1e-3 : $2 == "s" ? 1 : $2 == "min" ? 60 : $2 == "h" ? 3600 : $2 == "d" ? 86400 : 0
+        printf "%.6g\n", $1 * m}'
+}
 
 "$strata" size "$scn" --deadline 1h >"$tmp/a.txt" 2>"$tmp/a.err" || bad "size failed"
 "$strata" size "$scn" --deadline 1h >"$tmp/b.txt" 2>/dev/null || bad "size failed twice"
@@ -56,6 +71,37 @@ row=$(first_row "$tmp/a.txt")
 expect "the answer meets the deadline" "" "$(grep -o '(misses)' <<<"$row")"
 grep -q '^Pareto front' "$tmp/a.txt" || bad "no Pareto front"
 
+# The table's times and powers read at their size, each cell in the unit the Markdown and HTML
+# give it: a 22-minute fine-tune on one 11 kW node read "train_d 0.01539" and "power_MW 0.01117",
+# the --existing example's 1.3 h "0.05535". Every cell ends where its heading does.
+"$strata" size "$scn" --deadline 1h --top 3 --format markdown >"$tmp/a.md" 2>/dev/null
+md_col() { # FILE LABEL: the cells of the Markdown's first table's column LABEL, one a line
+    python3 -c 'import sys
+lines = open(sys.argv[1]).read().split("\n")
+first = next(i for i, l in enumerate(lines) if l.startswith("| "))
+rows = []
+for l in lines[first:]:
+    if not l.startswith("|"):
+        break
+    rows.append([c.strip() for c in l.strip().strip("|").split(" | ")])
+k = rows[0].index(sys.argv[2])
+print("\n".join(r[k] for r in rows[1:] if r[0].isdigit()))' "$@"
+}
+expect "size text: step, train and power as the Markdown gives them" \
+    "$(for l in 'Step time' 'Time to train' 'Facility peak power'; do md_col "$tmp/a.md" "$l"; done)" \
+    "$(for c in step train power; do text_col "$tmp/a.txt" $c | head -3; done)"
+expect "size text: a fine-tune's time and power at their size" "22.16 min 11.17 kW" \
+    "$(text_col "$tmp/a.txt" train | head -1) $(text_col "$tmp/a.txt" power | head -1)"
+aligned() { # FILE: every row's cell of each unit column ends at its heading's end
+    awk '/^rank +nodes/ {h = $0 " "; n = 0
+            for (i = 1; i < length(h); i++) if (substr(h, i, 1) != " " && substr(h, i + 1, 1) == " ") {
+                w = substr(h, 1, i); sub(/.* /, "", w)
+                if (w ~ /^(step|train|band|conf|power|heat|air_heat|liquid_heat|ckpt_every|mem_every|kept_power)$/) e[++n] = i }
+            next}
+        /^ *[0-9]+ / && n {for (k = 1; k <= n; k++) if (substr($0, e[k], 1) == " " || substr($0 " ", e[k] + 1, 1) != " ") bad++}
+        END {print bad + 0}' "$1"
+}
+expect "size text: the unit columns aligned" 0 "$(aligned "$tmp/a.txt")"
 # A deadline no size within 2 nodes meets, even on compute (so each is simulated): every row misses
 # it, and says what its time beyond compute goes to
 # (the fabric, the storage or the rest: the deadline), with rows of more than one kind.
@@ -65,12 +111,12 @@ expect "short deadline binds" 0 \
     "$(awk '$1 ~ /^[0-9]+$/' "$tmp/c.txt" | grep -Evc ' (deadline|fabric|storage) \(misses\)$')"
 expect "short deadline: fabric and deadline rows" "deadline fabric" \
     "$(awk '$1 ~ /^[0-9]+$/ {print $(NF - 1)}' "$tmp/c.txt" | sort -u | tr '\n' ' ' | sed 's/ $//')"
-# and the header says so, naming the fastest row's time to train (the smallest train_d) in the
-# units the header gives the deadline in (it said "0.0009493 d" under "deadline 1 s")
-fastest=$(awk '/^rank +nodes/ {r = 1; next} r && $1 ~ /^[0-9]+$/ {print $11} /^$/ {r = 0}' "$tmp/c.txt" |
-    sort -g | head -1)
+# and the header says so, naming the fastest row's time to train (the smallest train) as the
+# table shows it (it said "0.0009493 d" under "deadline 1 s")
+fastest=$(text_col "$tmp/c.txt" train | while read -r t; do
+    echo "$(echo "$t" | secs) $t"; done | sort -g | head -1 | cut -d' ' -f2-)
 expect "short deadline: no row meets it, the fastest named" \
-    "the fastest found trains in $(python3 -c "print('%.4g min' % ($fastest * 1440))") on 2 nodes" \
+    "the fastest found trains in $fastest on 2 nodes" \
     "$(grep -o "the fastest found trains in [^;]* on [0-9]* nodes*" "$tmp/c.txt")"
 expect "short deadline: every row misses it, said in the header's units" 1 \
     "$(grep -c '^no row meets the deadline and the budgets: every row misses the deadline of 1 s; ' "$tmp/c.txt")"
@@ -146,7 +192,7 @@ sed 's/^workloads:/cost: { delivery: cloud, gpu_hour_price: 2 USD\/h }\nworkload
     >"$tmp/cost.yaml"
 "$strata" size "$tmp/cost.yaml" --deadline 1h >"$tmp/k.txt" 2>/dev/null || bad "cost goal failed"
 expect "goal defaults to cost" "goal cost" "$(sed -n 1p "$tmp/k.txt" | grep -o 'goal cost')"
-read -r gh usd <<<"$(first_row "$tmp/k.txt" | awk '{print $13, $14}')"
+read -r gh usd <<<"$(text_col "$tmp/k.txt" gpu_hours | head -1) $(text_col "$tmp/k.txt" cost_usd | head -1)"
 ok=$(awk -v g="$gh" -v u="$usd" 'BEGIN {d = u - 2 * g; print (d < 0.01 * u && -d < 0.01 * u)}')
 expect "cost = 2 USD x GPU-hours" 1 "$ok"
 "$strata" size "$scn" --deadline 1h --goal cost >/dev/null 2>"$tmp/e.err"
@@ -236,17 +282,17 @@ expect "sizing.md: the answer's days" \
 expect "no size under 8,192 GPUs simulated (compute alone misses 90 d)" "" \
     "$(awk -F, '($1 == "ranked" || $1 == "front") && $4 < 8192' "$tmp/l.csv")"
 
-# The text table shows both cadences of a two-level checkpoint: the persistent one (ckpt_s) and
-# the in-memory one (mem_s), a few steps for the 405B example's `memory: { every: auto }`; a
+# The text table shows both cadences of a two-level checkpoint: the persistent one (ckpt_every)
+# and the in-memory one (mem_every), a few steps for the 405B example's `memory: { every: auto }`; a
 # workload without an in-memory level has no such column.
 "$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 90d \
     --budget power=30MW,gpus=20000 --top 1 >"$tmp/lm.txt" 2>/dev/null || bad "405B text failed"
-read -r lm_mem lm_step lm_ckpt <<<"$(awk '/^rank +nodes/ {for (i = 1; i <= NF; i++) c[$i] = i
-    getline; print $c["mem_s"], $c["step_s"], $c["ckpt_s"]; exit}' "$tmp/lm.txt")"
+read -r lm_mem lm_step lm_ckpt <<<"$(for c in mem_every step ckpt_every; do
+    text_col "$tmp/lm.txt" $c | head -1 | secs; done | paste -sd' ')"
 expect "size text: in-memory cadence a few steps, under the persistent one" 1 \
     "$(awk -v m="${lm_mem:-0}" -v s="${lm_step:-0}" -v p="${lm_ckpt:-0}" \
         'BEGIN {print (s > 0 && m >= s && m <= 10 * s && m < p)}')"
-expect "size text: no in-memory column without checkpoint.memory" 0 "$(grep -c 'mem_s' "$tmp/a.txt")"
+expect "size text: no in-memory column without checkpoint.memory" 0 "$(grep -c 'mem_every' "$tmp/a.txt")"
 
 # The audit's memory headroom (audit.memory_headroom, 10% by default): the text names exactly the
 # rows shown that leave less of their HBM free, by the JSON's own figures, whose capacity is the
@@ -504,6 +550,11 @@ expect "--existing: the GPU budget counts the pool kept" "h100 256 b200 13664019
     2>/dev/null
 expect "--existing: the cost line prices the kept nodes" "1 0" \
     "$(grep -c '^  rank 1 h100-sxm: priced 64 nodes x 255237 + 0.1667 of 240 switches' "$tmp/ex.txt") $(grep -c ': bought ' "$tmp/ex.txt")"
+"$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --top 3 >"$tmp/ex15.txt" \
+    2>/dev/null
+expect "--existing text: the first row's time and powers at their size, aligned" \
+    "1.328 h 6.695 MW 1.18 MW 0" \
+    "$(text_col "$tmp/ex15.txt" train | head -1) $(text_col "$tmp/ex15.txt" power | head -1) $(text_col "$tmp/ex15.txt" kept_power | head -1) $(aligned "$tmp/ex15.txt")"
 # A power budget counts the grown fleet: the row's facility peak with every other node idle, as
 # `run` gives it (6.736 MW for the new B200 pool), plus what those nodes add at full draw
 # (kept_facility_w: the 256 H100 nodes and the B200 wing's 128, 2.796 MW), 9.53 MW: it fits
@@ -677,15 +728,15 @@ expect "--existing: a row on the pool kept is run's beside the other pools" same
 air=$src/scenarios/examples/h200-4096-air.yaml
 "$strata" size "$air" --deadline 60d --budget air_cooling=0.05MW --top 3 >"$tmp/air.txt" \
     2>/dev/null || bad "air cooling budget failed"
-expect "cooling budget line" "air_cooling budget 50 kW of heat (--budget air_cooling=), against the heat to reject (air_MW)" \
+expect "cooling budget line" "air_cooling budget 50 kW of heat (--budget air_cooling=), against the heat to reject (air_heat)" \
     "$(grep '^air_cooling budget' "$tmp/air.txt")"
-col=$(awk '/^rank +nodes/ {for (i = 1; i <= NF; i++) if ($i == "air_MW") print i; exit}' "$tmp/air.txt")
-[ -n "$col" ] || bad "no air_MW column"
-air_mw=$(awk -v c="${col:-1}" '/^rank +nodes/ {getline; print $c; exit}' "$tmp/air.txt")
-json_mw=$("$strata" size "$air" --deadline 60d --budget air_cooling=0.05MW --top 3 --format json \
-    2>/dev/null | python3 -c 'import json, sys; print("%.3f" % (json.load(sys.stdin)["ranked"][0]["heat_air_w"] / 1e6))')
-expect "air_MW is the JSON's heat_air_w" "$json_mw" "$air_mw"
-expect "the first row within the budget" 1 "$(awk -v h="$air_mw" 'BEGIN {print (h > 0 && h <= 0.05)}')"
+air_heat=$(text_col "$tmp/air.txt" air_heat | head -1)
+[ -n "$air_heat" ] || bad "no air_heat column"
+json_heat=$("$strata" size "$air" --deadline 60d --budget air_cooling=0.05MW --top 3 --format json \
+    2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["ranked"][0]["heat_air_w"])')
+expect "air_heat is the JSON's heat_air_w, in kW at its size" \
+    "$(awk -v w="$json_heat" 'BEGIN {printf "%.4g kW", w / 1e3}')" "$air_heat"
+expect "the first row within the budget" 1 "$(awk -v w="$json_heat" 'BEGIN {print (w > 0 && w <= 5e4)}')"
 for args in "$scn --existing x" "$mixed --existing h200"; do
     n=$((n + 1))
     "$strata" size $args --deadline 1h >/dev/null 2>&1
@@ -859,6 +910,6 @@ expect "fp8 training refuses a GPU type without FP8 Tensor Cores" "2 1" \
 "$strata" size "$src/scenarios/examples/llama3-405b-16k.yaml" --deadline 90d \
     --budget power=30MW,gpus=20000 >"$tmp/band.txt" 2>/dev/null
 expect "the summary says the first row meets the deadline at its point forecast only" "1 1 1" \
-    "$(bash "$src/tests/cli/unterm.sh" "$tmp/band.html" | grep -c 'it meets the deadline at its point forecast only: its 80% error band, 61.62 to 99.34 d, reaches past it') $(grep -c '4 of 223 configurations evaluated meet the 90 d deadline and the budgets (0 of them across their whole 80% error band)' "$tmp/band.html") $(grep -c '^band_d: .*the deadline holds train_d, the point forecast: 0 of the 4 rows within it keep their whole band within it too' "$tmp/band.txt")"
+    "$(bash "$src/tests/cli/unterm.sh" "$tmp/band.html" | grep -c 'it meets the deadline at its point forecast only: its 80% error band, 61.62 to 99.34 d, reaches past it') $(grep -c '4 of 223 configurations evaluated meet the 90 d deadline and the budgets (0 of them across their whole 80% error band)' "$tmp/band.html") $(grep -c '^band: .*the deadline holds train, the point forecast: 0 of the 4 rows within it keep their whole band within it too' "$tmp/band.txt")"
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
