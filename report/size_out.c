@@ -224,7 +224,7 @@ static void text_added(sbuf *b, const st_size_report *rp, const st_size_cfg *f,
     sbuf add = {0};
     char usd[32] = "-";
     if (f->added_nodes > 0)
-        put(&add, "+%lld %s", (long long)f->added_nodes, added_gpu(rp, f));
+        put(&add, "+%s %s", st_fig_plain((double)f->added_nodes).s, added_gpu(rp, f));
     else
         put(&add, "nothing");
     if (f->bought_usd >= 0)
@@ -330,6 +330,21 @@ static st_delivery row_delivery(const st_size_report *rp, const st_size_cfg *f)
     return rp->spec->cost->delivery;
 }
 
+/* A unit price to 6 significant digits, more than the 4 of a sum, so the product a reader
+ * checks by hand is near the one priced: whole, grouped as every count and sum of the line
+ * (255,237, not 255237), else as it is (1234.56). */
+static const char *price_text(double usd, char *buf, size_t n)
+{
+    char d[40];
+    snprintf(d, sizeof d, "%.6g", usd);
+    double v = strtod(d, NULL);
+    if (v == floor(v) && fabs(v) < 1e15)
+        st_fig_grouped(v, buf, n);
+    else
+        snprintf(buf, n, "%s", d);
+    return buf;
+}
+
 /* Row f's cost as its parts, so a reader can check the ranking by hand: on premises what it
  * buys (nodes at its GPU type's price, switches) and the parts that sum to its cost, rented its
  * GPU-hours at its type's rate (on demand) with storage and egress. Under
@@ -346,12 +361,14 @@ static void text_cost(sbuf *b, const st_size_report *rp, const st_size_cfg *f, s
     free(var.s);
     if (row_delivery(rp, f) == ST_DELIVERY_ON_PREM) {
         /* under --existing the grown fleet's switches, its share of them its GPUs' */
-        put(b, "%s %lld node%s x %.6g + ", rp->existing ? "priced" : "bought", (long long)f->nodes,
-            st_plural_s(f->nodes), f->node_price_usd);
+        char np[40], sp[40];
+        put(b, "%s %s node%s x %s + ", rp->existing ? "priced" : "bought",
+            st_fig_plain((double)f->nodes).s, st_plural_s(f->nodes),
+            price_text(f->node_price_usd, np, sizeof np));
         if (f->share < 1)
             put(b, "%.4g of ", f->share);
-        put(b, "%lld switch%s x %.6g", (long long)f->switches, f->switches == 1 ? "" : "es",
-            f->switch_price_usd);
+        put(b, "%s switch%s x %s", st_fig_plain((double)f->switches).s,
+            f->switches == 1 ? "" : "es", price_text(f->switch_price_usd, sp, sizeof sp));
         if (f->capex_usd > (double)f->nodes * f->node_price_usd +
                                f->share * (double)f->switches * f->switch_price_usd)
             text_parts(b, c);
@@ -427,10 +444,10 @@ static void broken_words(sbuf *b, const st_size_report *rp, st_size_bind c, int 
         put(b, "%s over a cooling budget", is);
         break;
     case ST_BIND_GPUS:
-        put(b, "%s over the GPU budget of %lld", is, (long long)s->gpus);
+        put(b, "%s over the GPU budget of %s", is, st_fig_plain((double)s->gpus).s);
         break;
     case ST_BIND_RACKS:
-        put(b, "%s over the rack budget of %lld", is, (long long)s->racks);
+        put(b, "%s over the rack budget of %s", is, st_fig_plain((double)s->racks).s);
         break;
     case ST_BIND_CAPEX:
         put(b, "%s over the capex budget of %s USD", is, st_fig_money(s->capex_usd, q, sizeof q));
@@ -492,17 +509,18 @@ static void text_none_meets(sbuf *b, const st_size_report *rp, const st_size_res
         put(b, "%severy row meets the deadline of %s", said++ ? ", while " : "", q);
     }
     st_unit_format(best->train_s, ST_DIM_TIME, q, sizeof q);
-    put(b, "%sthe fastest found trains in %s on %lld node%s", said ? "; " : "", q,
-        (long long)best->nodes, st_plural_s(best->nodes));
+    put(b, "%sthe fastest found trains in %s on %s node%s", said ? "; " : "", q,
+        st_fig_plain((double)best->nodes).s, st_plural_s(best->nodes));
     if (larger) {
-        put(b, "; the largest size searched, %lld nodes, was no faster", (long long)larger->nodes);
+        put(b, "; the largest size searched, %s nodes, was no faster",
+            st_fig_plain((double)larger->nodes).s);
         int64_t m_best = micro_per_replica(rp, best), m_larger = micro_per_replica(rp, larger);
         if (m_larger > 0 && m_larger < m_best)
             put(b,
-                " (a global batch of %lld sequences leaves its replicas %lld micro-batch%s "
-                "each to fill the pipeline with, against %lld)",
-                (long long)rp->global_batch, (long long)m_larger, m_larger == 1 ? "" : "es",
-                (long long)m_best);
+                " (a global batch of %s sequences leaves its replicas %s micro-batch%s "
+                "each to fill the pipeline with, against %s)",
+                st_fig_plain((double)rp->global_batch).s, st_fig_plain((double)m_larger).s,
+                m_larger == 1 ? "" : "es", st_fig_plain((double)m_best).s);
     }
     put(b, "\n");
 }
@@ -599,9 +617,10 @@ static void point_only(sbuf *b, const st_size_report *rp, const st_size_result *
     }
     if (meet > 0)
         put(b,
-            "; the deadline holds train, the point forecast: %zu of the %zu row%s within it "
+            "; the deadline holds train, the point forecast: %s of the %s row%s within it "
             "keep their whole band within it too (--confidence holds the band's upper end)",
-            whole, meet, st_plural_s((long long)meet));
+            st_fig_plain((double)whole).s, st_fig_plain((double)meet).s,
+            st_plural_s((long long)meet));
 }
 
 /* The count line's word on units where some variant's differs from the scenario's. */
@@ -644,13 +663,14 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
         put(b, "%zu hardware variant%s; ", rp->spec->n_variants,
             rp->spec->n_variants == 1 ? "" : "s");
     put(b,
-        "searched %lld of %lld cluster sizes in whole units of %lld node%s%s (%lld not needed, "
-        "%lld of them past the deadline on compute alone); "
+        "searched %s of %s cluster sizes in whole units of %s node%s%s (%s not needed, "
+        "%s of them past the deadline on compute alone); "
         "%s plans considered, %s evaluated, "
         "%s pruned (%s by a plan rule, %s by memory, %s dominated)\n",
-        (long long)r->counts_searched, (long long)r->candidates, (long long)r->unit_nodes,
-        r->unit_nodes == 1 ? "" : "s", unit_note(rp->spec, r), (long long)r->counts_skipped,
-        (long long)r->counts_bounded, st_fig_plain((double)r->considered).s,
+        st_fig_plain((double)r->counts_searched).s, st_fig_plain((double)r->candidates).s,
+        st_fig_plain((double)r->unit_nodes).s, r->unit_nodes == 1 ? "" : "s",
+        unit_note(rp->spec, r), st_fig_plain((double)r->counts_skipped).s,
+        st_fig_plain((double)r->counts_bounded).s, st_fig_plain((double)r->considered).s,
         st_fig_plain((double)r->n).s, st_fig_plain((double)pruned).s,
         st_fig_plain((double)r->pruned_rule).s, st_fig_plain((double)r->pruned_memory).s,
         st_fig_plain((double)r->pruned_dominated).s); /* grouped, every count of the line */
@@ -667,12 +687,12 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             (long long)r->cadences);
     if (r->n > 0 && r->cfg[0].spares_held >= 0)
         put(b,
-            "spares: %lld node%s kept beside each row's own, priced and counted in a GPU budget; "
+            "spares: %s node%s kept beside each row's own, priced and counted in a GPU budget; "
             "the first row's job waits for one %.3g%% of its time to train "
-            "(spares_held_share); %lld would hold it %.3g%% or less (spares_needed)\n",
-            (long long)rp->spec->failures->spares, st_plural_s(rp->spec->failures->spares),
-            100 * r->cfg[0].spares_held, (long long)r->cfg[0].spares_needed,
-            100 * ST_SPARES_ENOUGH);
+            "(spares_held_share); %s would hold it %.3g%% or less (spares_needed)\n",
+            st_fig_plain((double)rp->spec->failures->spares).s,
+            st_plural_s(rp->spec->failures->spares), 100 * r->cfg[0].spares_held,
+            st_fig_plain((double)r->cfg[0].spares_needed).s, 100 * ST_SPARES_ENOUGH);
     put(b,
         "band: time to train's %.0f%% error band from the runs like each row (published, or "
         "the cluster's own calibration's)",
@@ -686,11 +706,11 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     text_prices(b, rp, r);
     if (rp->existing)
         put(b,
-            "existing pool %s kept: %lld node%s of %s; a row of its type grows it, one of another "
+            "existing pool %s kept: %s node%s of %s; a row of its type grows it, one of another "
             "type is a new pool; ranked by what each buys (bought_usd: its added nodes' share of "
             "its capex), then by %s; each row runs on the grown fleet, every pool; power and "
             "cooling budgets add what its other nodes draw from idle to full (kept_power)\n",
-            rp->existing, (long long)rp->spec->existing_nodes,
+            rp->existing, st_fig_plain((double)rp->spec->existing_nodes).s,
             st_plural_s(rp->spec->existing_nodes), rp->spec->existing_gpu->name, rp->goal);
     text_none_meets(b, rp, r);
     put(b, "\nranked (top %zu):\n", rp->top);
@@ -700,9 +720,10 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
         text_row(b, rp, &r->cfg[i], i + 1, &cw);
     if (r->n > rp->top) /* what --top left out: JSON and CSV left_out */
         put(b,
-            "(the first %zu of the %zu configurations evaluated, %zu left out; a larger --top "
+            "(the first %s of the %s configurations evaluated, %s left out; a larger --top "
             "lists more)\n",
-            rp->top, r->n, r->n - rp->top);
+            st_fig_plain((double)rp->top).s, st_fig_plain((double)r->n).s,
+            st_fig_plain((double)(r->n - rp->top)).s);
     text_junction(b, rp, r);
     text_memory(b, rp, r);
     text_costs(b, rp, r);

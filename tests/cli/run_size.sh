@@ -549,7 +549,7 @@ expect "--existing: the GPU budget counts the pool kept" "h100 256 b200 13664019
 "$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 3d --top 1 >"$tmp/ex.txt" \
     2>/dev/null
 expect "--existing: the cost line prices the kept nodes" "1 0" \
-    "$(grep -c '^  rank 1 h100-sxm: priced 64 nodes x 255237 + 0.1667 of 240 switches' "$tmp/ex.txt") $(grep -c ': bought ' "$tmp/ex.txt")"
+    "$(grep -c '^  rank 1 h100-sxm: priced 64 nodes x 255,237 + 0.1667 of 240 switches' "$tmp/ex.txt") $(grep -c ': bought ' "$tmp/ex.txt")"
 "$strata" size "$mixed" --existing h100 --workload 70b-h100 --deadline 1.5h --top 3 >"$tmp/ex15.txt" \
     2>/dev/null
 expect "--existing text: the first row's time and powers at their size, aligned" \

@@ -104,7 +104,7 @@ sed -e 's/^  nodes: 2$/  nodes: 2\n  fabric: { nic: 400 Gbit\/s, transport: infi
     -e '/switch_price/d' "$tmp/table.yaml" >"$tmp/ib.yaml"
 "$strata" size "$tmp/ib.yaml" --deadline 1h --goal cost --top 1 >"$tmp/ib.txt" 2>"$tmp/ib.err" ||
     bad "ib fabric without switch_price: $(cat "$tmp/ib.err")"
-expect "ib: switches at the NDR row" 1 "$(grep -cE 'switch(es)? x 36000 ' "$tmp/ib.txt")"
+expect "ib: switches at the NDR row" 1 "$(grep -cE 'switch(es)? x 36,000 ' "$tmp/ib.txt")"
 expect "ib: the switch price's source named" 1 \
     "$(grep -c '^switch price: 64-port NDR IB switch, FS.com list Aug 2024' "$tmp/ib.txt")"
 expect "text: the scenario's switch price named per variant" 1 \
@@ -191,7 +191,7 @@ gb_out=$("$strata" size "$src/scenarios/examples/llama3-405b-16k-onprem.yaml" --
     --budget power=30MW,gpus=20000 --gpu-types gb200 --top 1 2>/dev/null)
 expect "a GB200 is searched in trays of 4 GPUs, each bought at a tray's price" 1 \
     "$(printf '%s\n' "$gb_out" | awk '$1 == 1 && $NF != "" && $3 == 4 * $2 {n++}
-        /^  rank 1 gb200: bought [0-9]* nodes x 166667 / {m++} END {print (n >= 1 && m == 1)}')"
+        /^  rank 1 gb200: bought [0-9,]* nodes x 166,667 / {m++} END {print (n >= 1 && m == 1)}')"
 
 # A part bought with no price says so in every format: the example prices no optics, racks or
 # cooling, so each capex part is null in JSON and "not priced" in text, markdown and HTML, never
