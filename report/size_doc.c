@@ -344,15 +344,18 @@ static void serve_ask(FILE *out, const cJSON *t)
     const cJSON *rate = cJSON_GetObjectItemCaseSensitive(t, "rate_per_s");
     const cJSON *clients = cJSON_GetObjectItemCaseSensitive(t, "clients");
     if (cJSON_IsNumber(clients))
-        fprintf(out, "%.0f clients", clients->valuedouble);
+        fprintf(out, "%s clients", st_fig_plain(clients->valuedouble).s);
     else if (cJSON_IsNumber(rate))
-        fprintf(out, "%.4g requests/s", rate->valuedouble);
+        fprintf(out, "%s requests/s", st_fig_plain(rate->valuedouble).s);
     static const char *const targets[][2] = {{"ttft_p99_target_s", "P99 time to first token"},
                                              {"tpot_p99_target_s", "P99 time per output token"}};
     for (int k = 0; k < 2; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, targets[k][0]);
-        if (cJSON_IsNumber(v))
-            fprintf(out, ", %s at most %.4g s", targets[k][1], v->valuedouble);
+        char at[ST_FIG_TEXT_MAX]; /* as the summary's "(target 50 ms)", not "0.05 s" */
+        if (!cJSON_IsNumber(v))
+            continue;
+        st_fig_number_text(ST_FU_TIME, v->valuedouble, at, sizeof at);
+        fprintf(out, ", %s at most %s", targets[k][1], at);
     }
     fprintf(out, "; ranked by %s", cJSON_IsString(g) ? g->valuestring : "");
 }

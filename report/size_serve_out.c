@@ -69,17 +69,24 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
     FILE *out = st_report_open(&buf, &len);
     fprintf(out, "strata size: %s, workload %s: ", file, w->name);
     if (z->clients > 0)
-        fprintf(out, "%lld clients in a closed loop", (long long)z->clients);
+        fprintf(out, "%s clients in a closed loop", st_fig_plain((double)z->clients).s);
     else
-        fprintf(out, "%.4g requests/s%s", z->rate,
+        fprintf(out, "%s requests/s%s", st_fig_plain(z->rate).s,
                 ic->n_load > 0             ? " (its load curve's peak)"
                 : ic->mode == ST_REQ_TRACE ? " (its trace's mean)"
                                            : "");
-    fprintf(out, " of %lld tokens in, %lld out", (long long)ic->input_tokens,
-            (long long)ic->output_tokens);
-    if (ic->slo_ttft_s > 0 || ic->slo_tpot_s > 0)
-        fprintf(out, ", p99 time to first token <= %.4g s, per output token <= %.4g s",
-                ic->slo_ttft_s, ic->slo_tpot_s);
+    fprintf(out, " of %s tokens in, %s out", st_fig_plain((double)ic->input_tokens).s,
+            st_fig_plain((double)ic->output_tokens).s);
+    /* each target stated, in the unit run's slo line gives it (50 ms, not 0.05 s) */
+    char t[32];
+    if (ic->slo_ttft_s > 0) {
+        st_unit_format(ic->slo_ttft_s, ST_DIM_TIME, t, sizeof t);
+        fprintf(out, ", p99 time to first token <= %s", t);
+    }
+    if (ic->slo_tpot_s > 0) {
+        st_unit_format(ic->slo_tpot_s, ST_DIM_TIME, t, sizeof t);
+        fprintf(out, ", %s output token <= %s", ic->slo_ttft_s > 0 ? "per" : "p99 time per", t);
+    }
     fprintf(out, "; ranked by %s\n", goal);
     /* the serving stack every row's latencies carry (models/config/frontend.h) */
     char a[32], b[32];
@@ -91,10 +98,12 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
     int gw = 10;                         /* the longest type's name: a100-sxm-40g is 12 */
     for (size_t i = 0; i < z->n; i++)
         gw = (int)strlen(z->row[i].gpu->name) > gw ? (int)strlen(z->row[i].gpu->name) : gw;
+    /* the latencies and power in the unit that reads at their size, as run and the Markdown
+     * give them (365 ms, 7.169 kW; not 0.365s, nor a kW column reading 0.9575) */
     fprintf(out, "%-4s %-*s %3s %3s %3s %8s %6s %*s %10s %10s %10s %10s %10s\n", "rank", gw, "gpu",
             "tp", "pp", "ep", "replicas", "gpus", wide,
-            z->clients > 0 ? "clients/replica" : "rate/replica", "p99 ttft", "p99 tpot", "GPUs kW",
-            "USD/h", "USD/Mtok");
+            z->clients > 0 ? "clients/replica" : "rate/replica", "p99 ttft", "p99 tpot",
+            "GPUs power", "USD/h", "USD/Mtok");
     size_t k = 0;
     for (size_t i = 0; i < z->n; i++) {
         const st_serve_size_row *r = &z->row[i];
@@ -105,22 +114,26 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
             st_fig_money(r->usd_per_hour, usd, sizeof usd);
             st_fig_money(r->usd_per_million_tokens, mt, sizeof mt);
         }
-        char carries[24];
+        char carries[ST_FIG_TEXT_MAX], ttft[32], tpot[32], pw[32];
         if (z->clients > 0)
-            snprintf(carries, sizeof carries, "%lld", (long long)r->clients_per_replica);
+            st_fig_number_text(ST_FU_NUMBER, (double)r->clients_per_replica, carries,
+                               sizeof carries);
         else
-            snprintf(carries, sizeof carries, "%.4g/s", r->rate_per_replica);
-        fprintf(out,
-                "%-4zu %-*s %3lld %3lld %3lld %8lld %6lld %*s %9.4gs %9.4gs %10.4g %10s %10s\n",
-                ++k, gw, r->gpu->name, (long long)r->tp, (long long)r->pp, (long long)r->ep,
-                (long long)r->replicas, (long long)r->gpus, wide, carries, r->ttft_p99_s,
-                r->tpot_p99_s, r->gpus_board_w / 1e3, usd, mt);
+            st_fig_number_text(ST_FU_PER_S, r->rate_per_replica, carries, sizeof carries);
+        st_unit_format(r->ttft_p99_s, ST_DIM_TIME, ttft, sizeof ttft);
+        st_unit_format(r->tpot_p99_s, ST_DIM_TIME, tpot, sizeof tpot);
+        st_unit_format(r->gpus_board_w, ST_DIM_POWER, pw, sizeof pw);
+        fprintf(out, "%-4zu %-*s %3lld %3lld %3lld %8s %6s %*s %10s %10s %10s %10s %10s\n", ++k, gw,
+                r->gpu->name, (long long)r->tp, (long long)r->pp, (long long)r->ep,
+                st_fig_plain((double)r->replicas).s, st_fig_plain((double)r->gpus).s, wide, carries,
+                ttft, tpot, pw, usd, mt);
     }
     if (k < z->serve) /* --top kept fewer than serve it: JSON and CSV left_out */
         fprintf(out,
-                "(the first %zu of the %zu configurations that serve it, %zu left out; a larger "
+                "(the first %s of the %s configurations that serve it, %s left out; a larger "
                 "--top lists more)\n",
-                k, z->serve, z->serve - k);
+                st_fig_plain((double)k).s, st_fig_plain((double)z->serve).s,
+                st_fig_plain((double)(z->serve - k)).s);
     int said = 0; /* the heading, over the first row that does not serve it */
     for (size_t i = 0; i < z->n; i++)
         if (!z->row[i].fits)

@@ -441,6 +441,29 @@ check "a service's sizing as CSV: the JSON's rows" $?
 "$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format markdown -o "$tmp/sz.md" >"$tmp/sz.out"
 [ ! -s "$tmp/sz.out" ] && grep -q '^| GPU | Tensor parallel | Pipeline stages | Expert-parallel group | Can serve |' "$tmp/sz.md" && [ "$(sed -n 1p "$tmp/sz.md")" = "# serve-llama3-70b" ] && grep -q '^Sizing service chat: 30 requests/s, ' "$tmp/sz.md"
 check "a service's sizing as Markdown, to -o FILE" $?
+# The targets, latencies and power in the units run and the Markdown give them: the text said
+# "per output token <= 0.05 s" and "0.365s" where run says "p99 tpot <= 50 ms", and the Markdown
+# "at most 0.05 s" beside its own summary's "(target 50 ms)".
+"$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 >"$tmp/sz.txt"
+head -1 "$tmp/sz.txt" | grep -q ', p99 time to first token <= 2 s, per output token <= 50 ms; ranked' &&
+    grep -q '^Sizing service chat: 30 requests/s, P99 time to first token at most 2 s, P99 time per output token at most 50 ms; ' "$tmp/sz.md" &&
+    python3 - "$tmp/sz.txt" "$tmp/sz.md" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+h = next(l for l in lines if l.startswith("rank "))
+rows = [l for l in lines[lines.index(h) + 1:] if l[:1].isdigit()]
+def cells(head):  # a right-aligned column 10 wide: its cells end where its heading does
+    end = h.index(head) + len(head)
+    return [r[end - 10:end].strip() for r in rows]
+text = [cells("p99 ttft"), cells("p99 tpot"), cells("GPUs power")]
+md = [l.strip().strip("|").split(" | ") for l in open(sys.argv[2]) if l.startswith("| ")]
+k = [c.strip() for c in md[0]]
+fit = [r for r in md[1:] if r[k.index("Can serve")].strip() == "yes"]
+want = [[r[k.index(c)].strip() for r in fit] for c in
+        ("P99 time to first token", "P99 time per output token", "Its GPUs' board power")]
+assert text == want and text[0] and all(c.endswith(("ms", " s")) for c in text[0] + text[1]), (text, want)
+PY
+check "a service's sizing: targets, latencies and power in the Markdown's units" $?
 "$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format html >"$tmp/sz.html"
 python3 "$src/tests/cli/check_report.py" html "$tmp/sz.html" "$tmp/sz.json" "" 40 serve-llama3-70b >/dev/null &&
     bash "$src/tests/cli/unterm.sh" "$tmp/sz.html" >"$tmp/sz.words.html" &&
