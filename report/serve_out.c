@@ -228,8 +228,8 @@ static void pct_text(FILE *out, const char *label, const st_serve_pct *p)
 static void trace_text(FILE *out, const st_inference_cfg *ic)
 {
     char a[32];
-    fprintf(out, "  requests  %lld from the trace %s (%s)", (long long)ic->n_trace, ic->trace_name,
-            st_req_format_names[ic->trace_format]);
+    fprintf(out, "  requests  %s from the trace %s (%s)", st_fig_plain((double)ic->n_trace).s,
+            ic->trace_name, st_req_format_names[ic->trace_format]);
     if (!st_inference_has_rate(ic)) {
         fputs(ic->n_trace == 1 ? ", at one instant (no rate)" : ", all at one instant (no rate)",
               out);
@@ -280,36 +280,40 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
     if (cl->n_pools > 0) /* its pool's GPU type: every figure below is that type's */
         fprintf(out, " on pool %s (%s)", cl->pools[w->pool].name, cl->pools[w->pool].gpu->name);
     fputc('\n', out);
+    /* the counts grouped as the HTML and Markdown group them: 4,739,757 requests */
     if (ic->mode == ST_REQ_TRACE)
         trace_text(out, ic);
     else if (ic->n_load > 0)
-        fprintf(out, "  requests  %lld over %s of a load curve of %d points (Poisson)",
-                (long long)r->requests,
+        fprintf(out, "  requests  %s over %s of a load curve of %d points (Poisson)",
+                st_fig_plain((double)r->requests).s,
                 fmt(ic->load[ic->n_load - 1].at_s - ic->load[0].at_s, ST_DIM_TIME, a, sizeof a),
                 ic->n_load);
     else if (ic->mode == ST_REQ_POISSON && ic->concurrency > 0)
-        fprintf(out, "  requests  %lld at %.4g per second (Poisson), at most %lld in flight",
-                (long long)ic->count, ic->rate, (long long)ic->concurrency);
+        fprintf(out, "  requests  %s at %s per second (Poisson), at most %s in flight",
+                st_fig_plain((double)ic->count).s, st_fig_plain(ic->rate).s,
+                st_fig_plain((double)ic->concurrency).s);
     else if (ic->mode == ST_REQ_POISSON)
-        fprintf(out, "  requests  %lld at %.4g per second (Poisson)", (long long)ic->count,
-                ic->rate);
+        fprintf(out, "  requests  %s at %s per second (Poisson)", st_fig_plain((double)ic->count).s,
+                st_fig_plain(ic->rate).s);
     else if (ic->mode == ST_REQ_CLOSED)
-        fprintf(out, "  requests  %lld from %lld client%s in a closed loop%s%s",
-                (long long)ic->count, (long long)ic->concurrency, ic->concurrency == 1 ? "" : "s",
-                ic->think_s > 0 ? ", thinking on average " : "",
+        fprintf(out, "  requests  %s from %s client%s in a closed loop%s%s",
+                st_fig_plain((double)ic->count).s, st_fig_plain((double)ic->concurrency).s,
+                ic->concurrency == 1 ? "" : "s", ic->think_s > 0 ? ", thinking on average " : "",
                 ic->think_s > 0 ? fmt(ic->think_s, ST_DIM_TIME, a, sizeof a) : "");
     else
-        fprintf(out, "  requests  %lld all at once (offline)", (long long)ic->count);
-    fprintf(out, ", %lld tokens in", (long long)ic->input_tokens);
+        fprintf(out, "  requests  %s all at once (offline)", st_fig_plain((double)ic->count).s);
+    fprintf(out, ", %s tokens in", st_fig_plain((double)ic->input_tokens).s);
     if (ic->input_range > 0)
-        fprintf(out, " (%lld-%lld)", (long long)st_req_len_lo(ic->input_tokens, ic->input_range),
-                (long long)st_req_len_hi(ic->input_tokens, ic->input_range));
-    fprintf(out, ", %lld out", (long long)ic->output_tokens);
+        fprintf(out, " (%s-%s)",
+                st_fig_plain((double)st_req_len_lo(ic->input_tokens, ic->input_range)).s,
+                st_fig_plain((double)st_req_len_hi(ic->input_tokens, ic->input_range)).s);
+    fprintf(out, ", %s out", st_fig_plain((double)ic->output_tokens).s);
     if (ic->output_range > 0)
-        fprintf(out, " (%lld-%lld)", (long long)st_req_len_lo(ic->output_tokens, ic->output_range),
-                (long long)st_req_len_hi(ic->output_tokens, ic->output_range));
+        fprintf(out, " (%s-%s)",
+                st_fig_plain((double)st_req_len_lo(ic->output_tokens, ic->output_range)).s,
+                st_fig_plain((double)st_req_len_hi(ic->output_tokens, ic->output_range)).s);
     if (ic->mode == ST_REQ_TRACE)
-        fprintf(out, " on average, %lld in all at the longest", (long long)ic->longest);
+        fprintf(out, " on average, %s in all at the longest", st_fig_plain((double)ic->longest).s);
     if (ic->cached_share > 0) {
         char pct[32];
         st_unit_percent(ic->cached_share, pct, sizeof pct);
@@ -351,10 +355,10 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
                 fmt(r->cold.graph_s, ST_DIM_TIME, f, sizeof f));
     if (ic->autoscale.on && ic->autoscale.min == 0)
         fprintf(out,
-                "  zero      %lld cold starts from no replica up, %s in all; %.4g GPU-hours "
+                "  zero      %s cold starts from no replica up, %s in all; %.4g GPU-hours "
                 "saved with none up or starting\n",
-                (long long)r->cold_starts, fmt(r->cold_start_total_s, ST_DIM_TIME, a, sizeof a),
-                r->gpu_hours_saved);
+                st_fig_plain((double)r->cold_starts).s,
+                fmt(r->cold_start_total_s, ST_DIM_TIME, a, sizeof a), r->gpu_hours_saved);
     pct_text(out, "ttft", &r->ttft_s);
     if (s->missed_waiting > 0) /* the percentiles are the replicas' own (models/serve/serve.h) */
         fprintf(out,
@@ -363,10 +367,10 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
                 s->missed_waiting);
     pct_text(out, "tpot", &r->tpot_s);
     fprintf(out,
-            "  batch     %.4g requests per iteration on average, %s per iteration, %lld "
+            "  batch     %.4g requests per iteration on average, %s per iteration, %s "
             "preemptions per replica\n",
             r->batch_mean, fmt(r->iteration_mean_s, ST_DIM_TIME, a, sizeof a),
-            (long long)r->preemptions);
+            st_fig_plain((double)r->preemptions).s);
     fprintf(out, "  frontend  %s: %s per request, %s per iteration on the host\n",
             ic->frontend ? ic->frontend : "as stated",
             fmt(ic->frontend_request_s, ST_DIM_TIME, a, sizeof a),
@@ -379,7 +383,8 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
             fmt(r->mem.reserved, ST_DIM_BYTES, c, sizeof c),
             fmt(r->mem.kv_cache, ST_DIM_BYTES, d, sizeof d),
             fmt(r->mem.usable, ST_DIM_BYTES, e, sizeof e));
-    fprintf(out, "  kv cache  %lld tokens per replica (%s)\n", (long long)r->kv_cache_tokens,
+    fprintf(out, "  kv cache  %s tokens per replica (%s)\n",
+            st_fig_plain((double)r->kv_cache_tokens).s,
             fmt(r->kv_cache_bytes, ST_DIM_BYTES, b, sizeof b));
     fprintf(out,
             "  power     %s per GPU on average, IT energy %s per output token (before the PUE)",
@@ -395,7 +400,7 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
         if (s->has_end)
             fprintf(out, ", ends at t = %s", fmt(s->end_s, ST_DIM_TIME, c, sizeof c));
         if (s->preemptions > 0)
-            fprintf(out, ", preempted %lld time%s", (long long)s->preemptions,
+            fprintf(out, ", preempted %s time%s", st_fig_plain((double)s->preemptions).s,
                     st_plural_s(s->preemptions));
         if (s->n_ups > 0)
             fprintf(out, "; the replicas its autoscaler added waited %s for GPUs in all",
@@ -424,8 +429,8 @@ void st_report_serve_text(FILE *out, const st_cluster_cfg *cl, const st_run_serv
             r->slo_met ? "met" : "missed", 100 * r->slo_attainment, what, r->max_rate_under_slo,
             most, what);
     if (ic->mode == ST_REQ_CLOSED)
-        fprintf(out, ", and at most %lld client%s of the loop",
-                (long long)r->max_concurrency_under_slo,
+        fprintf(out, ", and at most %s client%s of the loop",
+                st_fig_plain((double)r->max_concurrency_under_slo).s,
                 r->max_concurrency_under_slo == 1 ? "" : "s");
     fputc('\n', out);
 }

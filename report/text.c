@@ -121,9 +121,9 @@ static void replicas_text(FILE *out, const st_life_summary *sm)
 {
     if (sm->replicas >= 2)
         fprintf(out,
-                "  replicas  %lld lives: the mean, the 95%% CI of the mean, and percentiles "
+                "  replicas  %s lives: the mean, the 95%% CI of the mean, and percentiles "
                 "of one life\n",
-                (long long)sm->replicas);
+                st_fig_plain((double)sm->replicas).s);
     else
         fprintf(out, "  replicas  1 life: no confidence interval from one sample; its percentiles "
                      "are its own figures\n");
@@ -209,15 +209,15 @@ static void runs_text(FILE *out, const st_forecast *f)
         fprintf(out, " (ran %s, %s alone)", fmt(ran, ST_DIM_TIME, a, sizeof a),
                 fmt(f->life.wall_s, ST_DIM_TIME, b, sizeof b));
     if (f->preemptions > 0)
-        fprintf(out, ", preempted %lld time%s (%s of saves and restores)",
-                (long long)f->preemptions, st_plural_s(f->preemptions),
+        fprintf(out, ", preempted %s time%s (%s of saves and restores)",
+                st_fig_plain((double)f->preemptions).s, st_plural_s(f->preemptions),
                 fmt(f->preempted_s, ST_DIM_TIME, b, sizeof b));
     if (f->slowest_rate > 0 && f->slowest_rate < 1)
         fprintf(out, ", at worst slowed to %.1f%% by its neighbours' traffic",
                 f->slowest_rate * 100);
     if (f->interruptions > 0)
-        fprintf(out, ", interrupted %lld time%s by cluster failures (%s of work lost)",
-                (long long)f->interruptions, st_plural_s(f->interruptions),
+        fprintf(out, ", interrupted %s time%s by cluster failures (%s of work lost)",
+                st_fig_plain((double)f->interruptions).s, st_plural_s(f->interruptions),
                 fmt(f->lost_work_s, ST_DIM_TIME, b, sizeof b));
 }
 
@@ -236,26 +236,27 @@ static void life_text(FILE *out, const st_forecast *f, int explain, int failures
                 f->eff_step_s, f->ingest.slowdown);
     if (f->has_ckpt)
         ckpt_text(out, f, explain);
-    char planned[96] = "", slow[48] = "";
+    char planned[192] = "", slow[96] = "";
     if (l->slow > 0)
-        snprintf(slow, sizeof slow, "%s%lld slow-node exclusions", l->planned > 0 ? ", " : "",
-                 (long long)l->slow);
-    if (l->planned > 0 || l->slow > 0)
-        /* "%.0lld" prints no digit for 0 planned: " (N slow-node exclusions)" alone */
-        snprintf(planned, sizeof planned, " (%.0lld%s%s)", (long long)l->planned,
+        snprintf(slow, sizeof slow, "%s%s slow-node exclusions", l->planned > 0 ? ", " : "",
+                 st_fig_plain((double)l->slow).s);
+    if (l->planned > 0 || l->slow > 0) /* no planned: " (N slow-node exclusions)" alone */
+        snprintf(planned, sizeof planned, " (%s%s%s)",
+                 l->planned > 0 ? st_fig_plain((double)l->planned).s : "",
                  l->planned > 0 ? " planned" : "", slow);
     /* without a failures: section no failure is drawn: "0 interruptions" read as a forecast
        that the cluster never fails (a plausibility review's find) */
     fprintf(out,
-            "  life      %s step%s: %s wall, goodput %.2f%%, %lld interruption%s%s, %s of work "
+            "  life      %s step%s: %s wall, goodput %.2f%%, %s interruption%s%s, %s of work "
             "lost%s\n",
             st_fig_plain((double)f->steps).s, st_plural_s(f->steps),
-            fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100, (long long)l->interruptions,
-            st_plural_s(l->interruptions), planned, fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b),
+            fmt(l->wall_s, ST_DIM_TIME, a, sizeof a), l->goodput * 100,
+            st_fig_plain((double)l->interruptions).s, st_plural_s(l->interruptions), planned,
+            fmt(l->lost_work_s, ST_DIM_TIME, b, sizeof b),
             failures_stated ? "" : " (no failure stated, so none is drawn)");
     if (f->has_spares)
-        fprintf(out, "            of the downtime, %s waiting for a spare node (%lld on hand)\n",
-                fmt(l->spare_wait_s, ST_DIM_TIME, a, sizeof a), (long long)f->spares);
+        fprintf(out, "            of the downtime, %s waiting for a spare node (%s on hand)\n",
+                fmt(l->spare_wait_s, ST_DIM_TIME, a, sizeof a), st_fig_plain((double)f->spares).s);
     if (f->has_band) {
         char range[96]; /* the wall's own unit for both ends: "18.43 h to 1.238 d" read as a
                            jump, and "0.768 to 1.238 d" beside "23.4 h wall" as another figure */
@@ -436,8 +437,8 @@ static void fabric_text(FILE *out, const st_fabric_result *f)
        as idle spines where it was the spine-core links a two-tier fabric does not have */
     static const char *const names[ST_LEVEL__COUNT] = {"NVLink", "NIC-leaf", "leaf-spine",
                                                        "spine-core", "storage"};
-    fprintf(out, "\nfabric: peak link utilisation %.1f%%, %llu ECMP collisions\n",
-            f->max_utilization * 100, (unsigned long long)f->collisions);
+    fprintf(out, "\nfabric: peak link utilisation %.1f%%, %s ECMP collisions\n",
+            f->max_utilization * 100, st_fig_plain((double)f->collisions).s);
     fprintf(out, "  per tier ");
     for (int l = 0; l < ST_LEVEL__COUNT; l++)
         fprintf(out, "%s%s %.1f%%", l ? ", " : "", names[l], f->level_utilization[l] * 100);
@@ -684,8 +685,9 @@ static void pools_share_text(FILE *out, const st_cluster_result *c, const st_clu
     char a[32];
     for (int k = 0; k < c->n_pool && k < cfg->n_pools; k++) {
         const st_cluster_pool_stats *p = &c->pool[k];
-        fprintf(out, "  pool      %s: %zu job%s, %zu finished", cfg->pools[k].name, p->jobs,
-                p->jobs == 1 ? "" : "s", p->finished);
+        fprintf(out, "  pool      %s: %s job%s, %s finished", cfg->pools[k].name,
+                st_fig_plain((double)p->jobs).s, p->jobs == 1 ? "" : "s",
+                st_fig_plain((double)p->finished).s);
         if (p->finished)
             fprintf(out, ", wait mean %s", fmt(p->mean_wait_s, ST_DIM_TIME, a, sizeof a));
         st_fig_number_text(ST_FU_SHARE, p->utilization, a, sizeof a);
@@ -717,29 +719,33 @@ static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg
     const st_cluster_result *c = &r->cluster;
     const st_cluster_stats *s = &c->st;
     char a[32];
-    fprintf(out, "\nscheduler: %s, placement %s: %zu job%s, %zu finished", c->policy, c->placement,
-            s->jobs, s->jobs == 1 ? "" : "s", s->finished);
+    /* counts grouped as compare's header and every other format groups them: 82,247 jobs */
+    fprintf(out, "\nscheduler: %s, placement %s: %s job%s, %s finished", c->policy, c->placement,
+            st_fig_plain((double)s->jobs).s, s->jobs == 1 ? "" : "s",
+            st_fig_plain((double)s->finished).s);
     /* a service scaled to zero has no job of its own, only its replicas' stretches: say so,
      * since they fill the makespan, utilisation and energy below */
     size_t zero = r->serving.zero_services, stretches = r->serving.zero_stretches;
     if (zero)
         fprintf(out,
-                " (and %zu service%s scaled to zero: %zu replica stretches, in the "
+                " (and %s service%s scaled to zero: %s replica stretches, in the "
                 "utilisation and energy, not in the waits and JCT)",
-                zero, zero == 1 ? "" : "s", stretches);
+                st_fig_plain((double)zero).s, zero == 1 ? "" : "s",
+                st_fig_plain((double)stretches).s);
     if (s->unfinished)
-        fprintf(out, ", %zu unfinished at the horizon", s->unfinished);
+        fprintf(out, ", %s unfinished at the horizon", st_fig_plain((double)s->unfinished).s);
     if (s->too_big)
-        fprintf(out, ", %zu larger than %s", s->too_big, c->n_pool ? "their pool" : "the cluster");
+        fprintf(out, ", %s larger than %s", st_fig_plain((double)s->too_big).s,
+                c->n_pool ? "their pool" : "the cluster");
     fputc('\n', out);
     finished_text(out, s);
     /* with a job still running at the horizon there is no last finish: the run's figures stop
      * at the horizon, which is what makespan_s holds then (scheduler.md, Metrics) */
     char u[32];
     st_fig_number_text(ST_FU_SHARE, s->utilization, u, sizeof u);
-    fprintf(out, "  cluster   %s %s, utilisation %s, %lld preemption%s\n",
+    fprintf(out, "  cluster   %s %s, utilisation %s, %s preemption%s\n",
             s->unfinished ? "ran to the horizon," : "makespan",
-            fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), u, (long long)s->preemptions,
+            fmt(s->makespan_s, ST_DIM_TIME, a, sizeof a), u, st_fig_plain((double)s->preemptions).s,
             st_plural_s(s->preemptions));
     pools_share_text(out, c, cfg);
     if (s->preemptions > 0) /* a trace job has no checkpoint: it pays its restart instead */
@@ -747,10 +753,10 @@ static void scheduler_text(FILE *out, const st_run *r, const st_cluster_cfg *cfg
                 fmt(s->preempted_s, ST_DIM_TIME, a, sizeof a),
                 traced ? " (a trace job: its restarts)" : "");
     if (s->outages)
-        fprintf(out,
-                "  failures  %lld component failure%s, %lld job interruption%s, %s of work lost\n",
-                (long long)s->failures, st_plural_s(s->failures), (long long)s->interruptions,
-                st_plural_s(s->interruptions), fmt(s->lost_work_s, ST_DIM_TIME, a, sizeof a));
+        fprintf(out, "  failures  %s component failure%s, %s job interruption%s, %s of work lost\n",
+                st_fig_plain((double)s->failures).s, st_plural_s(s->failures),
+                st_fig_plain((double)s->interruptions).s, st_plural_s(s->interruptions),
+                fmt(s->lost_work_s, ST_DIM_TIME, a, sizeof a));
     cluster_energy_text(out, r);
 }
 
