@@ -132,31 +132,28 @@ static int shown(const st_compare_row *rows, size_t n, size_t k)
     return n > 0;
 }
 
-/* A figure in a table cell: a share in percent, a mean count with two decimals, else in its
- * unit. */
+/* A figure in a table cell: a share in percent, a mean count (fragmented GPUs) at 4 significant
+ * digits as the HTML shows it (0.0003385, where two decimals read 0.00), else in its unit. */
 static void one_cell(char *buf, size_t n, double v, const st_fig *f)
 {
     if (f->unit == ST_FU_SHARE)
         snprintf(buf, n, "%.2f%%", v * 100);
-    else if (f->unit == ST_FU_NUMBER)
-        snprintf(buf, n, "%.2f", v);
-    else if (f->unit == ST_FU_MONEY) /* grouped, as every report shows money: 2,221,000 USD */
+    else if (f->unit == ST_FU_NUMBER || f->unit == ST_FU_MONEY) /* money grouped: 2,221,000 USD */
         st_fig_number_text(f->unit, v, buf, n);
     else
         st_unit_format(v, st_fig_unit_dim(f->unit), buf, n);
 }
 
-/* A figure, with its spread when there are replicas ("5.2 h ±0.3 h"); in Markdown a count
- * from 10,000 up with its thousands set apart, as every report table shows one (reports.md). */
-static void cell(char *buf, size_t n, double v, double sd, const st_fig *f, int spread, int md)
+/* A figure, with its spread when there are replicas ("5.2 h ±0.3 h"); a count from 10,000 up
+ * with its thousands set apart, in the text as in Markdown and every report table (reports.md):
+ * the text said 121513 where the Markdown says 121,513. */
+static void cell(char *buf, size_t n, double v, double sd, const st_fig *f, int spread)
 {
     if (is_count(f)) {
         if (spread)
             snprintf(buf, n, "%.4g ±%.2g", v, sd);
-        else if (md)
-            st_fig_number_text(ST_FU_NUMBER, round(v), buf, n);
         else
-            snprintf(buf, n, "%.0f", v);
+            st_fig_number_text(ST_FU_NUMBER, round(v), buf, n);
         return;
     }
     one_cell(buf, n, v, f);
@@ -170,14 +167,14 @@ static void cell(char *buf, size_t n, double v, double sd, const st_fig *f, int 
 /* The cells of row r after its label, in column order: w wide, a count as wide as its
  * heading. */
 static void row_cells(FILE *out, const st_compare_row *rows, size_t n, size_t i, const char *sep,
-                      int w, int spread, int md)
+                      int w, int spread)
 {
     const st_fig *figs[ST_COMPARE_MAX_FIGS];
     size_t nf = st_compare_figs(figs);
     char b[64];
     for (size_t k = 0; k < nf; k++)
         if (shown(rows, n, k)) {
-            cell(b, sizeof b, rows[i].v[k], rows[i].sd[k], figs[k], spread, md);
+            cell(b, sizeof b, rows[i].v[k], rows[i].sd[k], figs[k], spread);
             fprintf(out, "%s%*s", sep, is_count(figs[k]) ? (int)strlen(figs[k]->head) : w, b);
         }
 }
@@ -205,16 +202,16 @@ static void table(FILE *out, const st_compare_row *rows, size_t n, int md, int s
         fprintf(out, "\n");
     }
     for (size_t i = 0; i < n; i++) {
+        char fin[ST_REPORT_VALUE_MAX]; /* grouped in both: 82,247, as the header says it */
+        st_fig_number_text(ST_FU_NUMBER, (double)rows[i].st.finished, fin, sizeof fin);
         if (md) { /* the label, the one text cell, through the Markdown cell writer */
             fputs("| ", out);
             st_report_md_cell(out, rows[i].label);
-            char fin[ST_REPORT_VALUE_MAX];
-            st_fig_number_text(ST_FU_NUMBER, (double)rows[i].st.finished, fin, sizeof fin);
             fprintf(out, "%*s | %8s", w - (int)strlen(rows[i].label), "", fin);
         } else {
-            fprintf(out, "%-*s  %8zu", w, rows[i].label, rows[i].st.finished);
+            fprintf(out, "%-*s  %8s", w, rows[i].label, fin);
         }
-        row_cells(out, rows, n, i, sep, cw, spread, md);
+        row_cells(out, rows, n, i, sep, cw, spread);
         fprintf(out, "%s\n", md ? " |" : "");
     }
 }
@@ -245,16 +242,18 @@ static void pools_table(FILE *out, const st_compare_row *rows, size_t n, int md)
                 st_unit_format(p->mean_wait_s, ST_DIM_TIME, a, sizeof a);
             else
                 snprintf(a, sizeof a, "-");
+            st_fig_text jobs = st_fig_plain((double)p->jobs),
+                        fin = st_fig_plain((double)p->finished);
             if (md) {
                 fputs("| ", out);
                 st_report_md_cell(out, rows[i].label);
                 fputs(" | ", out);
                 st_report_md_cell(out, rows[i].pool_cfg[k].name);
-                fprintf(out, " | %zu | %zu | %s | %.2f%% |\n", p->jobs, p->finished, a,
+                fprintf(out, " | %s | %s | %s | %.2f%% |\n", jobs.s, fin.s, a,
                         100 * p->utilization);
             } else {
-                fprintf(out, "%-*s  %-*s  %6zu  %8zu  %10s  %7.2f%%\n", w, rows[i].label, wp,
-                        rows[i].pool_cfg[k].name, p->jobs, p->finished, a, 100 * p->utilization);
+                fprintf(out, "%-*s  %-*s  %6s  %8s  %10s  %7.2f%%\n", w, rows[i].label, wp,
+                        rows[i].pool_cfg[k].name, jobs.s, fin.s, a, 100 * p->utilization);
             }
         }
 }

@@ -166,8 +166,11 @@ ok 'grep -q "within the +49% error band" "$tmp/nb.md" && ! grep -q "pays for its
 ok '[ "$(grep -o "<polyline fill=\"none\" stroke=\"#[0-9A-F]*\"" "$tmp/q9.html" | sort -u | wc -l)" -eq 9 ]' "compare: nine policies, nine colours"
 "$strata" compare scenarios/examples/philly-512gpu.yaml --policies fifo,sjf,srtf --format markdown >"$tmp/p3.md" 2>/dev/null
 ok 'grep -q "lowest makespan: fifo and sjf (108.9 d);.* srtf pays for its lead with preemptions 121,513 against 0, makespan 132.9 d against 108.9 d, GPU utilisation 59.93% against 73.09% and cluster energy 4.856 TJ against 4.266 TJ (+14%)." "$tmp/p3.md"' "compare: the fastest policy's costs in the headline"
-# The run's text groups counts as the Markdown and HTML do: it said "82247 jobs, 82247 finished"
-# under compare's "82,247 jobs", and "kv cache 690128 tokens" where the HTML says 690,128.
+# The text groups counts and keeps 4 digits of a mean count, as the Markdown and HTML do: it
+# said "82247 jobs, 82247 finished" under compare's "82,247 jobs", "121513" preemptions beside
+# the Markdown's 121,513, and a fragmentation of 0.0003385 GPUs as "0.00".
+"$strata" compare scenarios/examples/philly-512gpu.yaml --policies fifo,sjf,srtf >"$tmp/p3.txt" 2>/dev/null
+ok 'grep -Eq "^fifo +82,247 .* 0 +0\.0003385 " "$tmp/p3.txt" && grep -Eq "^srtf +82,247 .* 121,513 +0\.03125 " "$tmp/p3.txt" && grep -Eq "^\| fifo +\| +82,247 \|.*\| +0\.0003385 \|" "$tmp/p3.md"' "compare: counts grouped, a mean count at 4 digits, in text and Markdown"
 ok '"$strata" run scenarios/examples/philly-512gpu.yaml 2>/dev/null | grep -q "^scheduler: fifo, placement best-fit: 82,247 jobs, 82,247 finished$"' "run: the scheduler's counts grouped"
 ok '"$strata" run scenarios/examples/serve-llama3-70b.yaml 2>/dev/null | grep -q "^  kv cache  690,128 tokens per replica (226.1 GB)$"' "run: a service's KV cache tokens grouped"
 ok '"$strata" run scenarios/examples/serve-diurnal.yaml 2>/dev/null | grep -q "^  requests  4,739,757 over 1 d of a load curve"' "run: a service's requests grouped"
