@@ -376,6 +376,7 @@ static char *serve_html(const cJSON *t, const char *name, const cJSON *rows, con
     st_html_begin(out, name);
     st_html_para(out, "meta", ask);
     free(ask);
+    st_html_para(out, "meta", st_size_serve_fleet());
     st_html_summary(out, summary);
     free(summary);
     st_html_heading(out, 2, "configurations", "Configurations");
@@ -437,6 +438,8 @@ char *st_size_serve_doc(const cJSON *t, const char *name, st_report_format f)
     st_report_md_cell(out, cJSON_IsString(w) ? w->valuestring : "");
     fputs(": ", out);
     serve_ask(out, t);
+    fputs(". ", out);
+    st_report_md_cell(out, st_size_serve_fleet());
     fputs(".\n\n## Configurations\n\n", out);
     md_rows(out, "serving", rows, cols, n_cols, "serving");
     char *cut = left_out_words(t, "serving", "that serve it");

@@ -49,4 +49,9 @@ cJSON *st_size_serve_json(const char *file, const st_workload_cfg *w, const char
 char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char *goal,
                          const st_serve_size *z);
 
+/* What a service's rows are, said above the table in every format: a fleet of its own sized to
+ * the load, not bounded by the scenario's cluster (a row of 478 GPUs on a 16-GPU scenario read
+ * "Can serve: yes" as if it fit there). One sentence, no full stop. */
+const char *st_size_serve_fleet(void);
+
 #endif

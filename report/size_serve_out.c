@@ -60,6 +60,14 @@ cJSON *st_size_serve_json(const char *file, const st_workload_cfg *w, const char
     return t;
 }
 
+const char *st_size_serve_fleet(void)
+{
+    return "Each row is a fleet of its own, sized to the load: the scenario's cluster bounds a "
+           "replica (its tensor parallelism and pipeline stages) but not how many replicas, so a "
+           "row may need more GPUs than the cluster holds (strata run serves the replicas the "
+           "scenario states)";
+}
+
 char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char *goal,
                          const st_serve_size *z)
 {
@@ -92,8 +100,9 @@ char *st_size_serve_text(const char *file, const st_workload_cfg *w, const char 
     char a[32], b[32];
     st_unit_format(ic->frontend_request_s, ST_DIM_TIME, a, sizeof a);
     st_unit_format(ic->frontend_iteration_s, ST_DIM_TIME, b, sizeof b);
-    fprintf(out, "serving stack %s: %s per request, %s per iteration, in every row's latencies\n\n",
+    fprintf(out, "serving stack %s: %s per request, %s per iteration, in every row's latencies\n",
             ic->frontend ? ic->frontend : "as stated", a, b);
+    fprintf(out, "%s\n\n", st_size_serve_fleet());
     int wide = z->clients > 0 ? 15 : 12; /* the column's head: clients/replica or rate/replica */
     int gw = 10;                         /* the longest type's name: a100-sxm-40g is 12 */
     for (size_t i = 0; i < z->n; i++)

@@ -464,6 +464,13 @@ want = [[r[k.index(c)].strip() for r in fit] for c in
 assert text == want and text[0] and all(c.endswith(("ms", " s")) for c in text[0] + text[1]), (text, want)
 PY
 check "a service's sizing: targets, latencies and power in the Markdown's units" $?
+# Each row is a fleet of its own, not bounded by the scenario's cluster: a row of 478 GPUs on the
+# 16-GPU example read "Can serve: yes" with no word that it is a new fleet. Every format says so.
+fleet="Each row is a fleet of its own, sized to the load: the scenario's cluster bounds a replica (its tensor parallelism and pipeline stages) but not how many replicas, so a row may need more GPUs than the cluster holds (strata run serves the replicas the scenario states)"
+"$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format html >"$tmp/szf.html"
+grep -qxF "$fleet" "$tmp/sz.txt" && grep -qF "; ranked by gpus. $fleet." "$tmp/sz.md" &&
+    bash "$src/tests/cli/unterm.sh" "$tmp/szf.html" | sed 's/&#39;/'"'"'/g' | grep -qF "<p class=\"meta\">$fleet</p>"
+check "a service's sizing: every format says each row is a fleet of its own" $?
 "$strata" size "$tmp/small.yaml" --gpu-types h100-sxm,b200 --top 20 --format html >"$tmp/sz.html"
 python3 "$src/tests/cli/check_report.py" html "$tmp/sz.html" "$tmp/sz.json" "" 40 serve-llama3-70b >/dev/null &&
     bash "$src/tests/cli/unterm.sh" "$tmp/sz.html" >"$tmp/sz.words.html" &&
