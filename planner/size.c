@@ -47,9 +47,9 @@ static const int64_t vs_axis[] = {1, 2, 4};
 
 const char *st_size_bind_name(st_size_bind b)
 {
-    static const char *const names[ST_BIND__COUNT] = {"memory",  "deadline", "power", "gpus",
-                                                      "racks",   "capex",    "tco",   "fabric",
-                                                      "storage", "cooling"};
+    static const char *const names[ST_BIND__COUNT] = {
+        "memory", "deadline", "power",   "gpus",    "racks",        "capex",
+        "tco",    "fabric",   "storage", "cooling", "communication"};
     return b < ST_BIND__COUNT ? names[b] : "?";
 }
 
@@ -252,7 +252,7 @@ static st_size_bind binds_of(const st_size_cfg *f, const st_size_spec *s)
         [ST_BIND_RACKS] = s->racks > 0 ? (double)f->fleet_racks / (double)s->racks : 0,
         [ST_BIND_CAPEX] = s->capex_usd > 0 ? f->bought_usd / s->capex_usd : 0,
         [ST_BIND_TCO] = s->tco_usd_per_year > 0 ? f->per_year_usd / s->tco_usd_per_year : 0,
-        [ST_BIND_COOLING] = cooling_use(f, s)}; /* fabric and storage: by the deadline's time */
+        [ST_BIND_COOLING] = cooling_use(f, s)}; /* communication, storage: the deadline's time */
     st_size_bind b = ST_BIND_MEMORY;
     for (int i = 1; i < ST_BIND__COUNT; i++)
         if (u[i] > 1 ? u[b] <= 1 || u[i] > u[b] : u[b] <= 1 && u[i] > u[b])

@@ -41,9 +41,10 @@ typedef enum st_size_bind {
     ST_BIND_RACKS,
     ST_BIND_CAPEX,
     ST_BIND_TCO,
-    ST_BIND_FABRIC,  /* exposed communication, or switches past their ports */
-    ST_BIND_STORAGE, /* checkpoint stalls and restores */
-    ST_BIND_COOLING, /* the heat to reject over a cooling budget */
+    ST_BIND_FABRIC,        /* switches past their ports: a fabric that cannot be built */
+    ST_BIND_STORAGE,       /* checkpoint stalls and restores */
+    ST_BIND_COOLING,       /* the heat to reject over a cooling budget */
+    ST_BIND_COMMUNICATION, /* exposed communication: a deadline its collectives bind */
     ST_BIND__COUNT
 } st_size_bind;
 
@@ -230,7 +231,7 @@ typedef struct st_size_time {
 } st_size_time;
 void st_size_time_of(const st_size_cfg *f, st_size_time *t);
 
-/* What a deadline that binds f is said as: ST_BIND_FABRIC when the fabric's seconds of
+/* What a deadline that binds f is said as: ST_BIND_COMMUNICATION when the fabric's seconds of
  * st_size_time_of are more than the other's and at least the storage's, ST_BIND_STORAGE when the
  * storage's are more than both, else ST_BIND_DEADLINE. docs/guide/sizing.md, "What it prints". */
 st_size_bind st_size_time_bind(const st_size_cfg *f);

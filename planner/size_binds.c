@@ -24,7 +24,7 @@ st_size_bind st_size_time_bind(const st_size_cfg *f)
     st_size_time t;
     st_size_time_of(f, &t);
     if (t.fabric_s > t.other_s && t.fabric_s >= t.storage_s)
-        return ST_BIND_FABRIC;
+        return ST_BIND_COMMUNICATION;
     if (t.storage_s > t.other_s && t.storage_s > t.fabric_s)
         return ST_BIND_STORAGE;
     return ST_BIND_DEADLINE;

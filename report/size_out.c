@@ -194,9 +194,10 @@ static const char *added_gpu(const st_size_report *rp, const st_size_cfg *f)
                : s->existing_gpu->name;
 }
 
-/* Whether a row that is not feasible is over what binds it, a budget ("over"), or misses it, a
- * deadline (for its compute, fabric or storage) or a fabric it cannot build ("misses"); NULL for
- * a feasible row, whose binds is its least slack. JSON ranked[].unmet; the text puts it after
+/* Whether a row that is not feasible is over what binds it, a budget ("over"), misses it, a
+ * deadline (for its compute, communication or storage: "misses"), or has a fabric that cannot
+ * be built ("unbuildable": it read "fabric (misses)", as if a deadline were missed); NULL for a
+ * feasible row, whose binds is its least slack. JSON ranked[].unmet; the text puts it after
  * binds in parentheses, "power (over)". A budget row read "tco (misses)", as if the deadline
  * were missed. */
 static const char *unmet(const st_size_cfg *f)
@@ -211,6 +212,8 @@ static const char *unmet(const st_size_cfg *f)
     case ST_BIND_TCO:
     case ST_BIND_COOLING:
         return "over";
+    case ST_BIND_FABRIC:
+        return "unbuildable";
     default:
         return "misses";
     }

@@ -104,12 +104,14 @@ aligned() { # FILE: every row's cell of each unit column ends at its heading's e
 expect "size text: the unit columns aligned" 0 "$(aligned "$tmp/a.txt")"
 # A deadline no size within 2 nodes meets, even on compute (so each is simulated): every row misses
 # it, and says what its time beyond compute goes to
-# (the fabric, the storage or the rest: the deadline), with rows of more than one kind.
+# (the exposed communication, the storage or the rest: the deadline), with rows of more than one
+# kind: communication, not fabric, which names only a fabric that cannot be built (a row binding
+# its collectives read "fabric (misses)", a reader's "the fabric can't be built").
 "$strata" size "$scn" --deadline 1s --budget gpus=16 --top 100 >"$tmp/c.txt" 2>/dev/null ||
     bad "short deadline failed"
 expect "short deadline binds" 0 \
-    "$(awk '$1 ~ /^[0-9]+$/' "$tmp/c.txt" | grep -Evc ' (deadline|fabric|storage) \(misses\)$')"
-expect "short deadline: fabric and deadline rows" "deadline fabric" \
+    "$(awk '$1 ~ /^[0-9]+$/' "$tmp/c.txt" | grep -Evc ' (deadline|communication|storage) \(misses\)$')"
+expect "short deadline: communication and deadline rows" "communication deadline" \
     "$(awk '$1 ~ /^[0-9]+$/ {print $(NF - 1)}' "$tmp/c.txt" | sort -u | tr '\n' ' ' | sed 's/ $//')"
 # and the header says so, naming the fastest row's time to train (the smallest train) as the
 # table shows it (it said "0.0009493 d" under "deadline 1 s")

@@ -125,7 +125,6 @@ START_TEST(test_unfit_plan_is_pruned)
 }
 END_TEST
 
-/* Whether f's binds is a deadline's: deadline, fabric or storage, as st_size_time_bind says. */
 /* A mixture-of-experts model: the search tries expert parallelism. Qwen3-30B-A3B on one 8-GPU
  * node fits without it only when a pipeline splits its layers (without either, its 128 experts'
  * weights, gradients and Adam states alone exceed an H100's memory); every plan kept holds
@@ -172,10 +171,12 @@ START_TEST(test_moe_search_tries_expert_parallelism)
 }
 END_TEST
 
+/* Whether f's binds is a deadline's: deadline, communication or storage, as st_size_time_bind
+ * says. */
 static int deadline_binds(const st_size_cfg *f)
 {
     return f->binds == st_size_time_bind(f) &&
-           (f->binds == ST_BIND_DEADLINE || f->binds == ST_BIND_FABRIC ||
+           (f->binds == ST_BIND_DEADLINE || f->binds == ST_BIND_COMMUNICATION ||
             f->binds == ST_BIND_STORAGE);
 }
 

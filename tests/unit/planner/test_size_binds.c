@@ -78,8 +78,8 @@ START_TEST(test_exposed_communication_binds_fabric)
         st_size_time t;
         st_size_time_of(f, &t);
         ck_assert_double_gt(t.fabric_s, t.other_s);
-        ck_assert_int_eq(f->binds, ST_BIND_FABRIC);
-        ck_assert_str_eq(st_size_bind_name(f->binds), "fabric");
+        ck_assert_int_eq(f->binds, ST_BIND_COMMUNICATION);
+        ck_assert_str_eq(st_size_bind_name(f->binds), "communication");
         four++;
     }
     ck_assert_int_gt(four, 0);
