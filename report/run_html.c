@@ -427,9 +427,17 @@ static void cost_chart(FILE *out, const cJSON *jobs)
     st_svg_frame f = {.id = "cost-breakdown",
                       .title = "Cost by part, per priced job",
                       .x_label = millions ? "million USD" : "USD"};
-    if (!n || !job_bars(out, jobs, "cost.breakdown", keys, names, n, NULL, millions ? 1e-6 : 1, &f))
-        absent(out, "The scenario prices nothing (no cost section, or nothing spent): no cost to "
-                    "break down.");
+    if (!n ||
+        !job_bars(out, jobs, "cost.breakdown", keys, names, n, NULL, millions ? 1e-6 : 1, &f)) {
+        int wear = 0; /* priced at the preset drive price, cost: section or not */
+        for (const cJSON *j = jobs->child; j; j = j->next)
+            wear |= isfinite(num(at(j, "checkpoint"), "write_usd_per_day"));
+        absent(out, wear ? "No cost to break down: the scenario has no cost section, or spends "
+                           "nothing (a checkpoint's flash wear, which its cadence weighs, is "
+                           "priced at the preset drive price all the same)."
+                         : "No cost to break down: the scenario has no cost section, or spends "
+                           "nothing.");
+    }
     st_html_section_end(out);
     free(keys);
     free(names);

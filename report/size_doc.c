@@ -248,8 +248,11 @@ static char *size_html(const st_size_report *rp, const st_size_page *sr, const c
     char dl[ST_REPORT_VALUE_MAX];
     const st_fig *df = st_fig_find(ST_DOC_SIZE, "deadline_s");
     st_fig_number_text(df ? df->unit : ST_FU_NUMBER, sr->deadline_s, dl, sizeof dl);
-    char *line = st_xasprintf("Strata sizing · strata %s · workload %s · goal %s · deadline %s",
-                              STRATA_VERSION, sr->workload, sr->goal, dl);
+    char *budgets = st_size_budget_words(rp, 1); /* every budget, as the text says them */
+    char *line = st_xasprintf("Strata sizing · strata %s · workload %s · goal %s · deadline %s%s%s",
+                              STRATA_VERSION, sr->workload, sr->goal, dl,
+                              budgets ? " · budgets: " : "", budgets ? budgets : "");
+    free(budgets);
     st_html_para(out, "meta", line);
     free(line);
     st_html_summary(out, summary);
@@ -303,7 +306,10 @@ char *st_size_doc(const st_size_report *rp, const st_size_result *r, const cJSON
                        ev, sizeof ev);
     st_fig_number_text(ST_FU_NUMBER, cJSON_GetObjectItemCaseSensitive(s, "considered")->valuedouble,
                        co, sizeof co);
-    fprintf(out, ", goal %s, deadline %s. ", rp->goal, dl);
+    char *budgets = st_size_budget_words(rp, 1); /* every budget, as the text says them */
+    fprintf(out, ", goal %s, deadline %s%s%s. ", rp->goal, dl, budgets ? ", budgets: " : "",
+            budgets ? budgets : "");
+    free(budgets);
     fprintf(out, "%s configurations evaluated of %s plans considered.\n\n## Ranked\n\n", ev, co);
     md_rows(out, "ranked", cJSON_GetObjectItemCaseSensitive(t, "ranked"), cols, n_cols, "ranked");
     char *cut = left_out_words(t, "ranked", "evaluated");

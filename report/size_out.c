@@ -638,6 +638,33 @@ static const char *unit_note(const st_size_spec *s, const st_size_result *r)
     return r->unit_nodes == 1 ? " of each type's own" : " (the same GPUs in each type's own nodes)";
 }
 
+char *st_size_budget_words(const st_size_report *rp, int with_power)
+{
+    const st_size_spec *s = rp->spec;
+    char q[ST_FIG_TEXT_MAX];
+    sbuf b = {0};
+    const char *sep = "";
+    if (with_power && rp->power_from) {
+        st_unit_format(s->power_w, ST_DIM_POWER, q, sizeof q);
+        put(&b, "%spower %s", sep, q), sep = ", ";
+    }
+    for (int k = 0; with_power && k < 3; k++)
+        if (heat_budget(s, k) > 0) {
+            st_unit_format(heat_budget(s, k), ST_DIM_POWER, q, sizeof q);
+            put(&b, "%s%s %s of heat", sep, HEAT_BUDGET[k], q), sep = ", ";
+        }
+    if (s->gpus > 0)
+        put(&b, "%s%s GPUs", sep, st_fig_plain((double)s->gpus).s), sep = ", ";
+    if (s->racks > 0)
+        put(&b, "%s%s rack%s", sep, st_fig_plain((double)s->racks).s, s->racks == 1 ? "" : "s"),
+            sep = ", ";
+    if (s->capex_usd > 0)
+        put(&b, "%scapex %s USD", sep, st_fig_money(s->capex_usd, q, sizeof q)), sep = ", ";
+    if (s->tco_usd_per_year > 0)
+        put(&b, "%stco %s USD/year", sep, st_fig_money(s->tco_usd_per_year, q, sizeof q));
+    return b.s;
+}
+
 static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
 {
     int64_t pruned = r->pruned_rule + r->pruned_memory + r->pruned_dominated;
@@ -662,6 +689,10 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
             put(b, "), against the heat to reject (%s)%s\n", COL_HEAD[C_HEAT + k],
                 rp->existing ? " and the kept pool's" : "");
         }
+    char *others = st_size_budget_words(rp, 0); /* gpus=, racks=, capex=, tco= (it said none) */
+    if (others)
+        put(b, "budgets: %s (--budget), against each row's fleet and what it buys\n", others);
+    free(others);
     if (rp->spec->n_variants)
         put(b, "%zu hardware variant%s; ", rp->spec->n_variants,
             rp->spec->n_variants == 1 ? "" : "s");
@@ -841,6 +872,15 @@ static void json(sbuf *b, const st_size_report *rp, const st_size_result *r)
         cJSON_AddNumberToObject(root, "power_budget_w", rp->spec->power_w);
         cJSON_AddStringToObject(root, "power_budget_from", rp->power_from);
     }
+    const st_size_spec *sp = rp->spec; /* the other budgets --budget states */
+    if (sp->gpus > 0)
+        cJSON_AddNumberToObject(root, "gpu_budget", (double)sp->gpus);
+    if (sp->racks > 0)
+        cJSON_AddNumberToObject(root, "rack_budget", (double)sp->racks);
+    if (sp->capex_usd > 0)
+        cJSON_AddNumberToObject(root, "capex_budget_usd", sp->capex_usd);
+    if (sp->tco_usd_per_year > 0)
+        cJSON_AddNumberToObject(root, "tco_budget_usd_per_year", sp->tco_usd_per_year);
     for (int k = 0; k < 3; k++)
         if (heat_budget(rp->spec, k) > 0 && rp->cooling_from[k]) {
             char key[40];

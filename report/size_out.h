@@ -39,6 +39,11 @@ typedef struct st_size_report {
     int64_t global_batch; /* the workload's, in sequences: what bounds its data parallelism */
 } st_size_report;
 
+/* The budgets besides the deadline as a reader takes them in ("power 30 MW, 20,000 GPUs, capex
+ * 50,000,000 USD"), each in every format's units, power and cooling too where with_power;
+ * malloc'd, or NULL where none is set. */
+char *st_size_budget_words(const st_size_report *rp, int with_power);
+
 /* The report of r in format f, malloc'd. */
 char *st_size_render(const st_size_report *rp, const st_size_result *r, st_size_format f);
 

@@ -571,7 +571,12 @@ static void power_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
             fmt(f->ups_w, ST_DIM_POWER, g, sizeof g), fmt(f->cooling_w, ST_DIM_POWER, h, sizeof h),
             st_plant_models_distribution(c) ? "" : " (distribution losses not modelled)");
     if (p->wave.swing_w > 0)
-        fprintf(out, "  swing %s at %.4g Hz (%.4g%% of it in 0.1-20 Hz), ramp %s/s",
+        /* a job's GPUs change phase within one 1 ms sample, so its whole swing is one sample's
+         * ramp: an upper bound at that resolution (plant.md), which 10 GW/s on a 20 MW site needs
+         * said beside it */
+        fprintf(out,
+                "  swing %s at %.4g Hz (%.4g%% of it in 0.1-20 Hz), ramp %s/s (its steepest 1 ms "
+                "step: an upper bound)",
                 fmt(p->wave.swing_w, ST_DIM_POWER, a, sizeof a), p->wave.dominant_hz,
                 p->wave.band_share * 100, fmt(p->wave.ramp_w_per_s, ST_DIM_POWER, b, sizeof b));
     else /* steady jobs alone (inference services): a flat draw */

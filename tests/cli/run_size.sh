@@ -913,5 +913,19 @@ expect "fp8 training refuses a GPU type without FP8 Tensor Cores" "2 1" \
     --budget power=30MW,gpus=20000 >"$tmp/band.txt" 2>/dev/null
 expect "the summary says the first row meets the deadline at its point forecast only" "1 1 1" \
     "$(bash "$src/tests/cli/unterm.sh" "$tmp/band.html" | grep -c 'it meets the deadline at its point forecast only: its 80% error band, 61.62 to 99.34 d, reaches past it') $(grep -c '4 of 223 configurations evaluated meet the 90 d deadline and the budgets (0 of them across their whole 80% error band)' "$tmp/band.html") $(grep -c '^band: .*the deadline holds train, the point forecast: 0 of the 4 rows within it keep their whole band within it too' "$tmp/band.txt")"
+# Every budget --budget names is said in every format (gpus=, racks=, capex= and tco= were in none:
+# "the budgets" with no figure to check a row against).
+op="$src/scenarios/examples/llama3-405b-16k-onprem.yaml"
+bud="gpus=20000,racks=2000,capex=900000000USD,tco=500000000USD"
+"$strata" size "$op" --deadline 120d --budget "$bud" >"$tmp/bud.txt" 2>/dev/null
+"$strata" size "$op" --deadline 120d --budget "$bud" --format json >"$tmp/bud.json" 2>/dev/null
+"$strata" size "$op" --deadline 120d --budget "$bud" --format markdown >"$tmp/bud.md" 2>/dev/null
+"$strata" size "$op" --deadline 120d --budget "$bud" --format html >"$tmp/bud.html" 2>/dev/null
+words="20,000 GPUs, 2000 racks, capex 900,000,000 USD, tco 500,000,000 USD/year"
+expect "text: the budgets" 1 "$(grep -c "^budgets: $words (--budget)" "$tmp/bud.txt")"
+expect "json: the budgets" "20000 2000 900000000 500000000" \
+    "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["gpu_budget"], d["rack_budget"], d["capex_budget_usd"], d["tco_budget_usd_per_year"])' "$tmp/bud.json")"
+expect "markdown and html: the budgets" "1 1" \
+    "$(grep -c "deadline 120 d, budgets: $words\." "$tmp/bud.md") $(bash "$src/tests/cli/unterm.sh" "$tmp/bud.html" | grep -c "deadline 120 d · budgets: $words")"
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]
