@@ -431,6 +431,17 @@ static void free_keys(char **names, size_t m)
     free(names);
 }
 
+/* Whether name is a replicas' statistic however it is prefixed: "replicas.n", or after a job's
+ * name, "jobs[]." or "run." ("finetune.replicas.n"), which the hints below would turn into
+ * "replicas.n", refused in turn. */
+static int under_replicas(const char *name)
+{
+    for (const char *p = name; (p = strstr(p, "replicas.")) != NULL; p++)
+        if (p == name || p[-1] == '.')
+            return 1;
+    return 0;
+}
+
 /* One name of --columns: its row, or a located error (with the nearest name, the name it was
  * renamed to, or what the key is when it is a row no column holds). */
 static int sweep_one(const char *name, st_fig_col *out, st_diag *diag)
@@ -441,7 +452,7 @@ static int sweep_one(const char *name, st_fig_col *out, st_diag *diag)
     /* a replicas' figure, or a name under replicas. ('replicas.mean'), is refused as one: told
      * "is statistics: ... .mean" or "did you mean 'replicas.n'?", the user was sent to a key
      * refused in turn */
-    if ((f && of_replicas(f, run)) || strncmp(name, "replicas.", 9) == 0)
+    if ((f && of_replicas(f, run)) || under_replicas(name))
         return st_diag_add(diag, ST_EINVAL, (st_loc){"--columns", 0, 0},
                            "'%s': a sweep runs each point once, never replicas, so the column "
                            "would be empty on every row: `strata run --replicas N` gives the "

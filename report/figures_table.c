@@ -597,7 +597,7 @@ const st_fig st_figs[] = {
     F(ST_DOC_SIZE, "ranked[].feasible", BO, 0, "Meets deadline and budgets"),
     F(ST_DOC_SIZE, "ranked[].front", BO, 0, "On the Pareto front"),
     F(ST_DOC_SIZE, "ranked[].binds", TX, 0, "What binds"),
-    F(ST_DOC_SIZE, "ranked[].unmet", TX, ST_FIG_NULLABLE, "Over or misses what binds"),
+    F(ST_DOC_SIZE, "ranked[].unmet", TX, ST_FIG_NULLABLE, "How it breaks what binds (over, misses, unbuildable)"),
 };
 /* clang-format on */
 

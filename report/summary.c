@@ -704,7 +704,7 @@ static size_t distinct(const cJSON *pols, const char *key)
     return n;
 }
 
-/* "; most service requests within their targets: A (100.00%; 0.00% under B)", the rows of the
+/* "; most service requests within their targets: A (100%; 0% under B)", the rows of the
  * highest and the lowest share as shown, or "; ... the same under every policy (V)": what a
  * service beside training gets from each policy, which the completion times do not say. */
 static void slo_shares(FILE *out, const cJSON *pols, int placements)

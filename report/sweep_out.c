@@ -10,6 +10,8 @@
 
 #include "report/report.h"
 #include "report/sweep_out.h"
+#include "sim/strfmt.h"
+#include "sim/xalloc.h"
 
 static cJSON *json_cell(const char *c);
 
@@ -31,9 +33,9 @@ static const char *md_figure(const char *col, const char *cell, char *text, size
     cJSON *v = json_cell(cell);
     const char *out = cell;
     if (cJSON_IsNumber(v) || cJSON_IsBool(v)) {
-        char path[256];
-        snprintf(path, sizeof path, "points[0].%s", col);
+        char *path = st_xasprintf("points[0].%s", col); /* a long job name's column whole */
         out = st_report_value_text(ST_DOC_SWEEP, path, v, text, n);
+        free(path);
     }
     cJSON_Delete(v);
     return out;

@@ -14,8 +14,8 @@ typedef struct md_ctx {
     size_t skip;
 } md_ctx;
 
-/* A leaf as the HTML's row gives it: its label, its value in its unit, and its JSON key (the
- * HTML's on hover) for a reader who looks it up. */
+/* A leaf as the HTML's row gives it: its label, its value in its unit, and its JSON path (the
+ * HTML's on hover: "jobs[0].step_time_s") for a reader who looks it up. */
 static void md_row(void *ctx, const char *path, const cJSON *leaf)
 {
     md_ctx *m = ctx;
@@ -29,7 +29,7 @@ static void md_row(void *ctx, const char *path, const cJSON *leaf)
     fputs(" | ", m->out);
     st_report_md_cell(m->out, text);
     fputs(" | ", m->out);
-    st_report_md_cell(m->out, key);
+    st_report_md_cell(m->out, path);
     fputs(" |\n", m->out);
     free(label);
 }

@@ -569,7 +569,9 @@ static void power_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
     fprintf(out, " + transformers %s + UPS %s + cooling plant %s%s\n",
             fmt(f->transformer_w, ST_DIM_POWER, e, sizeof e),
             fmt(f->ups_w, ST_DIM_POWER, g, sizeof g), fmt(f->cooling_w, ST_DIM_POWER, h, sizeof h),
-            st_plant_models_distribution(c) ? "" : " (distribution losses not modelled)");
+            st_plant_models_distribution(c)
+                ? ""
+                : " (distribution losses not modelled: no racks.distribution_resistance above 0)");
     if (p->wave.swing_w > 0)
         /* a job's GPUs change phase within one 1 ms sample, so its whole swing is one sample's
          * ramp: an upper bound at that resolution (plant.md), which 10 GW/s on a 20 MW site needs

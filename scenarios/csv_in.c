@@ -140,7 +140,10 @@ int st_csv_next(st_csv *c, const char **p, size_t *len, char *why, size_t n)
         }
         char *s = c->buf + c->start, *nl = memchr(s, c->eol, c->end - c->start);
         size_t have = c->end - c->start, l = nl ? (size_t)(nl - s) : have;
-        if (l > ST_CSV_MAX_LINE) { /* the buffer holds more than a line may: cut it there */
+        /* a line's CR before its LF is no part of it: a CRLF line of exactly the limit (its LF
+         * maybe not read yet) was cut, where the same line with LF alone was not */
+        size_t body = l > 0 && s[l - 1] == '\r' ? l - 1 : l;
+        if (body > ST_CSV_MAX_LINE) { /* the buffer holds more than a line may: cut it there */
             c->overlong = 1;
             c->start += ST_CSV_MAX_LINE;
             *p = s;

@@ -941,7 +941,7 @@ check "an fp8 service on an A100 says it runs as bf16" $?
     python3 -c 'import json, sys
 j = [j for j in json.load(sys.stdin)["jobs"] if j.get("kind") == "inference"][0]
 sys.exit(not (j["precision"] == "fp8" and j["gemm_precision"] == "bf16"))' &&
-    "$strata" run "$tmp/a100-fp8.yaml" --format markdown 2>/dev/null | grep -q "| bf16 | gemm_precision |$" &&
+    "$strata" run "$tmp/a100-fp8.yaml" --format markdown 2>/dev/null | grep -q "| bf16 | jobs.*gemm_precision |$" &&
     "$strata" run "$src/scenarios/examples/serve-llama3-70b.yaml" --format json 2>/dev/null |
     python3 -c 'import json, sys
 sys.exit(any("gemm_precision" in j for j in json.load(sys.stdin)["jobs"]))'

@@ -161,7 +161,7 @@ cs = {int(r["rank"]): (r["binds"], r.get("unmet") or None)
 rows = [l.split(" | ") for l in open(d + "/bind.markdown") if l.startswith("| ")]
 head = [h.strip("| \n") for h in rows[0]]
 b = head.index("What binds")
-u = head.index("Over or misses what binds") if "Over or misses what binds" in head else b
+u = head.index("How it breaks what binds (over, misses, unbuildable)")
 md = {}
 for r in rows[1:]:
     r = [c.strip("| \n") for c in r]
@@ -927,5 +927,24 @@ expect "json: the budgets" "20000 2000 900000000 500000000" \
     "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["gpu_budget"], d["rack_budget"], d["capex_budget_usd"], d["tco_budget_usd_per_year"])' "$tmp/bud.json")"
 expect "markdown and html: the budgets" "1 1" \
     "$(grep -c "deadline 120 d, budgets: $words\." "$tmp/bud.md") $(bash "$src/tests/cli/unterm.sh" "$tmp/bud.html" | grep -c "deadline 120 d · budgets: $words")"
+# A fabric whose switches need more ports than it has cannot be built: it binds fabric, and its
+# unmet says unbuildable (it said "misses", as if a deadline were), in the text and the JSON.
+cat >"$tmp/unb.yaml" <<'EOF2'
+version: 1
+cluster:
+  gpu: h100-sxm
+  nodes: 4
+  fabric: { nics_per_node: 1, nodes_per_leaf: 1, switch_ports: 2 }
+workloads:
+  - { name: train, model: llama3-8b, seq_len: 4096, global_batch: 64, gpus: 8, tokens: 2B }
+EOF2
+"$strata" size "$tmp/unb.yaml" --deadline 3h --top 100 >"$tmp/unb.txt" 2>/dev/null
+"$strata" size "$tmp/unb.yaml" --deadline 3h --top 100 --format json >"$tmp/unb.json" 2>/dev/null
+expect "an unbuildable fabric: text and JSON agree" "yes" \
+    "$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["ranked"] if r["binds"] == "fabric"]
+ok = rows and all(r["unmet"] == "unbuildable" and not r["feasible"] for r in rows)
+print("yes" if ok and open(sys.argv[2]).read().count("fabric (unbuildable)") == len(rows) else "no")' "$tmp/unb.json" "$tmp/unb.txt")"
 echo "$n checks, $fail failed"
 [ "$fail" -eq 0 ]

@@ -200,7 +200,7 @@ op="$src/scenarios/examples/llama3-405b-16k-onprem.yaml"
 expect "text: unpriced capex parts say so" 1 "$("$strata" run "$op" 2>/dev/null |
     grep -c '^    capex: nodes [0-9,]*, switches [0-9,]*, optics not priced, storage [0-9.,]*, racks not priced, cooling not priced$')"
 expect "markdown: unpriced capex parts say so" 3 "$("$strata" run "$op" --format markdown 2>/dev/null |
-    grep -c '| not priced | cost.capex.\(optics\|racks\|cooling\)_usd |$')"
+    grep -c '| not priced | jobs.*cost.capex.\(optics\|racks\|cooling\)_usd |$')"
 expect "HTML: unpriced capex parts say so" 3 "$("$strata" run "$op" --format html 2>/dev/null |
     grep -o 'capital cost</td><td[^>]*>not priced<' | wc -l | tr -d ' ')"
 expect "JSON: unpriced capex parts are null, the priced ones sum to capex" ok "$("$strata" run "$op" --format json 2>/dev/null |

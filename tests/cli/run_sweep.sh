@@ -413,8 +413,9 @@ expect "replicas column: message" "--columns: error: 'replicas.wall_s.p90': a sw
     "$(head -1 "$tmp/e.err")"
 expect "replicas column: no rows" "" "$(cat "$tmp/e.csv")"
 # ... and no replicas' key is suggested: 'replicas.mean' was told "did you mean 'replicas.n'?",
-# which is refused in turn; 'replicas.wall_s' was sent to its .mean.
-for c in replicas.mean replicas.wall_s; do
+# which is refused in turn; 'replicas.wall_s' was sent to its .mean; and a job's name, jobs[] or
+# run. before it was hinted to 'replicas.n', refused in turn (a review found).
+for c in replicas.mean replicas.wall_s finetune.replicas.n 'jobs[].replicas.n' run.replicas.n; do
     "$strata" sweep "$scn" --set 'cluster.nodes=2' --columns "$c" >/dev/null 2>"$tmp/e.err"
     expect "--columns $c: refused as a replicas' figure" "2 --columns: error: '$c': a sweep runs each point once, never replicas, so the column would be empty on every row: \`strata run --replicas N\` gives the replicas' statistics of one point" \
         "$? $(head -1 "$tmp/e.err")"
@@ -760,6 +761,13 @@ done
     --format markdown 2>/dev/null >"$tmp/x.md"
 expect "markdown: a figure as the HTML writes it" "| 1234567 | ok | 1,234,567 | 57.21% |  |" \
     "$(tail -1 "$tmp/x.md")"
+# ... whatever the job's name: a 250-character name's column path was cut in a 256-byte buffer,
+# its row not found, and the cell printed a bare 1.49
+long=$(printf 'j%.0s' $(seq 250))
+sed "s/- name: finetune/- name: $long/" "$src/scenarios/examples/quickstart.yaml" >"$tmp/longname.yaml"
+"$strata" sweep "$tmp/longname.yaml" --set 'workloads[0].steps=500' --columns step_time_s \
+    --format markdown 2>/dev/null >"$tmp/ln.md"
+expect "markdown: a long job name's figure keeps its unit" "| 500 | ok | 1.49 s |  |" "$(tail -1 "$tmp/ln.md")"
 # A scenario of a trace alone has no job whose figures a row could hold: the sweep says so and
 # names the run's own columns and compare, which reports the cluster run (its rows were the
 # swept values alone).

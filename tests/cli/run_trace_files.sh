@@ -88,6 +88,12 @@ scenario longhead.csv
 expect "an overlong header row exits 2" 2 $?
 expect "an overlong header row says so" \
     "$tmp/longhead.csv:1:1: error: malformed header row: a row longer than 65536 bytes" "$(head -1 "$tmp/e")"
+# ... but a CRLF header of exactly 65536 bytes is a line of the limit, as its LF copy is: its CR
+# was counted, and a review found it refused.
+python3 -c 'import sys; t = ",submit,duration,gpus"; sys.stdout.write("x" * (65536 - len(t)) + t + "\r\na,0,1,8\r\n")' >"$tmp/crlfhead.csv"
+scenario crlfhead.csv
+"$strata" check "$tmp/s.yaml" >/dev/null 2>"$tmp/e"
+expect "a CRLF header of exactly the limit is read" 0 $?
 
 # A header whose quote does not close was "no column 'submit'" of '"submit,duration,gpus'; a lone
 # CR in a file of LF lines joined two rows into "5 fields where the header row has 3". Each is

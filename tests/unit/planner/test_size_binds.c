@@ -1,4 +1,4 @@
-/* What binds a sizing row whose deadline binds (planner/size_binds.c): the fabric when exposed
+/* What binds a sizing row whose deadline binds (planner/size_binds.c): communication when exposed
  * communication is most of its time beyond pure compute, the storage when checkpoint stalls and
  * restores are, else the deadline; and a fabric whose switches need more ports than
  * cluster.fabric.switch_ports, which cannot be built. Llama 3 8B on H100 nodes. */
@@ -64,7 +64,7 @@ static void check_split(const st_size_cfg *f)
  * reduction crosses the nodes, is exposed and is most of the time beyond compute of every such
  * 4-node row; the 1-minute deadline, which no size within the 32-GPU budget can meet on compute
  * alone (so every one is simulated), binds every row. */
-START_TEST(test_exposed_communication_binds_fabric)
+START_TEST(test_exposed_communication_binds_communication)
 {
     st_scn *s = load("  nodes: 4\n  fabric: { nic: 1 Gbit/s, nics_per_node: 1 }\n", "");
     st_size_result r = run_gpus(s, 60, 32);
@@ -203,7 +203,7 @@ Suite *size_binds_suite(void)
     Suite *s = suite_create("size_binds");
     TCase *tc = tcase_create("binds");
     tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, test_exposed_communication_binds_fabric);
+    tcase_add_test(tc, test_exposed_communication_binds_communication);
     tcase_add_test(tc, test_checkpoint_stalls_bind_storage);
     tcase_add_test(tc, test_spines_past_their_ports_bind_fabric);
     tcase_add_test(tc, test_fabric_grows_a_third_tier);
