@@ -326,7 +326,7 @@ const st_fig st_figs[] = {
     RUN("jobs[].thermal.clock", SH, 0, "Clock"),
     SWP("jobs[].cost.total_usd", MO, 0, "Cost", 15, ST_SRC_COST, st_cost_result, total_usd, DBL),
     RUN("jobs[].cost.total_usd_band[]", MO, OPT, "Cost's error band"),
-    SWP("jobs[].cost.per_token_usd", ST_FU_USD_PER_TOKEN, 0, "Cost per million tokens", 16, ST_SRC_COST, st_cost_result, per_token_usd, DBL),
+    SWP("jobs[].cost.per_token_usd", ST_FU_USD_PER_TOKEN, 0, "Cost per million tokens (trained, or output tokens served)", 16, ST_SRC_COST, st_cost_result, per_token_usd, DBL),
     SWP("jobs[].cost.per_year_usd", ST_FU_USD_PER_YEAR, 0, "Cost per year of its GPUs at this rate", 17, ST_SRC_COST, st_cost_result, per_year_usd, DBL),
     SWP("jobs[].cost.breakdown.capex_usd", MO, 0, "Capital cost over the run", 18, ST_SRC_COST, st_cost_result, capex_usd, DBL),
     SWP("jobs[].cost.breakdown.energy_usd", MO, 0, "Energy cost", 19, ST_SRC_COST, st_cost_result, energy_usd, DBL),

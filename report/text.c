@@ -605,15 +605,16 @@ static const char *part_usd(double v, char *buf)
     return isnan(v) ? "not priced" : usd(v, buf);
 }
 
-/* One job's TCO k, a training job's or a service's, with its error band (NULL: none) and on
- * premises (on_prem) its capex part by part. */
-static void job_cost_text(FILE *out, const char *name, const st_cost_result *k, const double *band,
-                          int on_prem)
+/* One job's TCO k, a training job's or a service's (tokens: the tokens its cost is per, "tokens"
+ * trained or "output tokens" served, as its power line and the HTML's serving row say), with its
+ * error band (NULL: none) and on premises (on_prem) its capex part by part. */
+static void job_cost_text(FILE *out, const char *name, const char *tokens, const st_cost_result *k,
+                          const double *band, int on_prem)
 {
     char m[11][USD_MAX];
     /* per million tokens, as the industry quotes it: per token reads 6.234e-07 */
-    fprintf(out, "  %s: %s USD, %.4g USD per million tokens, %s USD/year at this rate", name,
-            usd(k->total_usd, m[0]), k->per_token_usd * 1e6, usd(k->per_year_usd, m[1]));
+    fprintf(out, "  %s: %s USD, %.4g USD per million %s, %s USD/year at this rate", name,
+            usd(k->total_usd, m[0]), k->per_token_usd * 1e6, tokens, usd(k->per_year_usd, m[1]));
     fprintf(out,
             " (capex %s, energy %s, demand %s, maintenance %s, staff %s, gpu %s, storage %s, "
             "egress %s, flash wear %s)\n",
@@ -643,9 +644,11 @@ static void cost_text(FILE *out, const st_run *r, const st_cost_cfg *c, const st
     for (size_t i = 0; i < r->n; i++) {
         const st_forecast *f = &r->f[i];
         if (f->w && f->has_cost)
-            job_cost_text(out, f->w->name, &f->cost, f->has_band ? f->cost_band : NULL, on_prem);
+            job_cost_text(out, f->w->name, "tokens", &f->cost, f->has_band ? f->cost_band : NULL,
+                          on_prem);
         else if (r->serve && r->serve[i].w && r->serve[i].r.has_cost)
-            job_cost_text(out, r->serve[i].w->name, &r->serve[i].cost, NULL, on_prem);
+            job_cost_text(out, r->serve[i].w->name, "output tokens", &r->serve[i].cost, NULL,
+                          on_prem);
     }
     if (!on_prem)
         return;

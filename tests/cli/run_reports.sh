@@ -380,6 +380,9 @@ for k in ("distribution_w", "storage_w"):
 assert "distribution_loss_w" not in a and "loss_w" not in a["racks"]
 assert b["facility_peak"]["distribution_w"] > 0 and b["distribution_loss_w"] > 0 and b["racks"]["loss_w"] > 0
 PY' "run: distribution losses absent where not modelled, present with a resistance"
+# a service's cost is per million output tokens in its cost line, as its power line says (the
+# cost line said "per million tokens" of the same 5.394 USD)
+ok '"$strata" run scenarios/examples/serve-diurnal.yaml 2>/dev/null | grep -q "^  chat: [0-9,]* USD, 5.394 USD per million output tokens, "' "run: a service's cost per million output tokens"
 # the ramp is one 1 ms sample's whole swing, an upper bound: 10.52 GW/s on a 20.6 MW site said
 # bare read as a measured ramp
 ok '"$strata" run scenarios/examples/llama3-405b-16k.yaml 2>/dev/null | grep -q "ramp 10.52 GW/s (its steepest 1 ms step: an upper bound)$"' "run: the ramp says it is an upper bound"

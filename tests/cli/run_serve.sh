@@ -669,7 +669,7 @@ assert service(a) > 0 and abs(a["cost"]["total_usd"] - jobs) < 1e-9 * jobs, a["c
 assert service(json.load(open(sys.argv[2]))) > service(a)
 PY
 check "price a service on premises with its facility energy, part by part" $?
-"$strata" run "$tmp/prem.yaml" | grep -qE '^  chat: [0-9.,]+ USD, [0-9.]+ USD per million tokens, .*\(capex [0-9.]+, energy'
+"$strata" run "$tmp/prem.yaml" | grep -qE '^  chat: [0-9.,]+ USD, [0-9.]+ USD per million output tokens, .*\(capex [0-9.]+, energy'
 check "the text report prices the service's parts beside the training job's" $?
 # Alone, a service still runs through the cluster run: the plant draws it, steadily.
 {
