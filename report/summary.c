@@ -49,15 +49,16 @@ static const char *in_unit(st_fig_doc doc, const char *path, double v, char *buf
     return buf;
 }
 
-/* "optics, racks and cooling" into buf: the parts of job j's capex (of any job's, given
- * the jobs array) bought with no price (null in the JSON, "not priced" in the text), so that a
- * headline cost counting them at 0 is not read as the whole bill; empty where every part is
- * priced or there is no capex. */
+/* Whether job j's capex part key was bought with no price (null in the JSON). */
 static int part_unpriced(const cJSON *j, const char *key)
 {
     return cJSON_IsNull(get(get(get(j, "cost"), "capex"), key));
 }
 
+/* "optics, racks and cooling" into buf: the parts of job j's capex (of any job's, given the
+ * jobs array) bought with no price ("not priced" in the text), so that a headline cost counting
+ * them at 0 is not read as the whole bill; empty where every part is priced or there is no
+ * capex. */
 static void unpriced(const cJSON *j, char *buf, size_t cap)
 {
     static const struct {
@@ -591,13 +592,6 @@ static const cJSON *least(FILE *out, const cJSON *t, const cJSON *pols, const ch
     return n >= 2 && ties + nb == n ? NULL : best;
 }
 
-/* " POLICY pays for its lead with LABEL X against Y, ... and ...": the figures where best, the row
- * of the lowest completion time or wait, reads worse than the best row (more preemptions, a longer
- * makespan, a lower GPU utilisation, more energy with how much more in percent), each against
- * the best's value; a figure within the error band of the best (compare's within_band) is no
- * cost the model can tell, nor is a GPU utilisation within the band's share of the highest (the
- * share of GPU time that is useful comes from the same step times the band is of). Nothing where
- * best gives up nothing. */
 /* A row that reads as the best row does, as shown, at every one of keys[0 .. n): the lead's
  * figure and what the lead costs, so that the rows tied for a lead at the same price are all
  * named (srtf, srsf and fair-share, not srtf alone). */
@@ -627,6 +621,14 @@ static int reads_as(const cJSON *p, const void *arg)
     return 1;
 }
 
+/* " POLICY pays for its lead with LABEL X against Y, ... and ..." (" A, B and C pay for their
+ * lead ..." where the rows tied for the lead read alike at each figure, reads_as): the figures
+ * where best, the row of the lowest completion time or wait, reads worse than the best row
+ * (more preemptions, a longer makespan, a lower GPU utilisation, more energy with how much more
+ * in percent), each against the best's value; a figure within the error band of the best (compare's
+ * within_band) is no cost the model can tell, nor is a GPU utilisation within the band's share of
+ * the highest (the share of GPU time that is useful comes from the same step times the band is of).
+ * Nothing where best gives up nothing. */
 static void costs(FILE *out, const cJSON *t, const cJSON *pols, const cJSON *best, const char *lead,
                   int placements)
 {
