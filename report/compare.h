@@ -91,6 +91,10 @@ typedef struct st_compare_waits {
  * policies[i].KEY) and the queue waits' CDF per row. Malloc'd. */
 char *st_compare_html(const char *scenario, const char *json, const st_compare_waits *w, size_t n);
 
+/* The answer in words (report/summary.c) from compare's JSON text, malloc'd: the Markdown and
+ * HTML open with it, the text ends with it. */
+char *st_compare_summary(const char *json);
+
 /* Markdown's head: the scenario's name as its title, then the answer in words (report/summary.c)
  * from compare's JSON text, each through the Markdown cell writer. */
 void st_compare_md_head(FILE *out, const char *scenario, const char *json);

@@ -230,17 +230,23 @@ char *st_compare_html(const char *scenario, const char *json, const st_compare_w
     return st_report_close(out, &buf);
 }
 
-void st_compare_md_head(FILE *out, const char *scenario, const char *json)
+char *st_compare_summary(const char *json)
 {
     cJSON *t = cJSON_Parse(json);
     if (!t)
         ST_BUG("compare's JSON does not parse back");
     char *summary = st_summary_compare(t);
+    cJSON_Delete(t);
+    return summary;
+}
+
+void st_compare_md_head(FILE *out, const char *scenario, const char *json)
+{
+    char *summary = st_compare_summary(json);
     fputs("# ", out);
     st_report_md_cell(out, scenario);
     fputs("\n\n", out);
     st_report_md_cell(out, summary);
     fputs("\n\n", out);
     free(summary);
-    cJSON_Delete(t);
 }

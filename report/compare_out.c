@@ -68,14 +68,9 @@ static char *json(const st_compare_doc *d);
 /* The answer in words the Markdown and the HTML open with (report/summary.c), as a paragraph. */
 static void text_summary(FILE *out, const st_compare_doc *d)
 {
-    char *j = json(d);
-    cJSON *t = cJSON_Parse(j);
-    if (!t)
-        ST_BUG("compare's JSON does not parse back");
-    char *summary = st_summary_compare(t);
+    char *j = json(d), *summary = st_compare_summary(j);
     fprintf(out, "\n%s\n", summary);
     free(summary);
-    cJSON_Delete(t);
     free(j);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scenarios/csv_in.h"
+#include "sim/strfmt.h"
 #include "sim/xalloc.h"
 
 /* nccl-tests' binaries (the src folder of NVIDIA/nccl-tests) and the collective each times. */
@@ -529,12 +530,13 @@ static int header(const char *path, const char *p, size_t len, int *at, st_err *
                 at[k] = i;
             }
     for (int k = 0; k < COL_TIME; k++)
-        if (at[k] < 0) { /* said as a trace's header is: at the cause, with what was found */
-            st_diag d = {0};
-            char what[320];
-            snprintf(what, sizeof what,
-                     "GEMM sweep '%s' (m, n, k, precision and time_us or tflops)", path);
+        if (at[k] < 0) {     /* said as a trace's header is: at the cause, with what was found */
+            st_diag d = {0}; /* the path whole, however long: the message cuts it between
+                                characters if it must */
+            char *what =
+                st_xasprintf("GEMM sweep '%s' (m, n, k, precision and time_us or tflops)", path);
             st_csv_no_column(&d, path, 1, p, len, what, col_names[k], col_names, N_COLS);
+            free(what);
             if (err)
                 *err = d.items[0];
             return d.items[0].code;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "scenarios/csv_in.h"
+#include "sim/strfmt.h"
 #include "sim/units.h"
 #include "sim/utf8.h"
 #include "sim/xalloc.h"
@@ -102,9 +103,10 @@ static int open_csv(csv *c, const char *path, const char *const *want, int n, st
     for (int k = 0; k < n; k++)
         if (c->col[k] < 0) { /* as a trace's header says it: at the cause, with what it holds */
             size_t hl = c->nf > 0 ? (size_t)(c->f[c->nf - 1] + c->len[c->nf - 1] - c->line) : 0;
-            char what[320];
-            snprintf(what, sizeof what, "openb file '%s'", path);
-            return st_csv_no_column(d, path, c->in.line, c->line, hl, what, want[k], want, n);
+            char *what = st_xasprintf("openb file '%s'", path); /* the path whole */
+            int rc = st_csv_no_column(d, path, c->in.line, c->line, hl, what, want[k], want, n);
+            free(what);
+            return rc;
         }
     return 0;
 }

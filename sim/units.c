@@ -698,6 +698,10 @@ int st_unit_format(double v, st_dim d, char *buf, size_t n)
 int st_unit_percent(double share, char *buf, size_t n)
 {
     double p = share * 100;
+    /* a share so small its decimals would run past any buffer (1e-300 had 301 of them, cut to a
+     * "0.0000..." that read as none): its bound instead */
+    if (p != 0 && fabs(p) < ST_UNIT_PERCENT_LEAST)
+        return snprintf(buf, n, p > 0 ? "under 0.000001%%" : "above -0.000001%%");
     if (p != 0 && isfinite(p) && fabs(p) < 1e-3)
         return snprintf(buf, n, "%.*f%%", 1 - (int)floor(log10(fabs(p))), p);
     return snprintf(buf, n, "%.4g%%", p);

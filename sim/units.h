@@ -110,8 +110,10 @@ int st_unit_format(double v, st_dim d, char *buf, size_t n);
 int st_unit_format_range(double lo, double hi, double ref, st_dim d, char *buf, size_t n);
 
 /* A share (0.25) as a percentage for a reader: 4 significant digits ("25%", "0.04836%"), and
- * below 0.001% in decimals to two digits ("0.000057%", not "5.651e-05%"). Returns the snprintf
- * length. */
+ * below 0.001% in decimals to two digits ("0.000057%", not "5.651e-05%"); below
+ * ST_UNIT_PERCENT_LEAST percent, its bound, "under 0.000001%". At most 17 bytes with the NUL, so
+ * a 32-byte buffer never cuts it. Returns the snprintf length. */
+#define ST_UNIT_PERCENT_LEAST 0.000001
 int st_unit_percent(double share, char *buf, size_t n);
 
 #endif

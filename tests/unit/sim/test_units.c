@@ -747,6 +747,29 @@ START_TEST(test_format_never_uses_an_exponent_inside_the_unit_range)
 END_TEST
 
 /* A German locale writes "1,5": neither parsing nor printing may follow it. */
+/* A share as a percentage: 4 significant digits, a tiny one in decimals, and one past any
+ * buffer's decimals (1e-300 printed 301 of them, cut to "0.0000..." in a 32-byte buffer) as
+ * its bound; every one fits 17 bytes. */
+START_TEST(test_percent_of_every_size_fits)
+{
+    static const struct {
+        double share;
+        const char *want;
+    } c[] = {{0.25, "25%"},
+             {0.0004836, "0.04836%"},
+             {5.651e-7, "0.000057%"},
+             {1e-300, "under 0.000001%"},
+             {-1e-300, "above -0.000001%"},
+             {0, "0%"}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        char buf[17];
+        int n = st_unit_percent(c[i].share, buf, sizeof buf);
+        ck_assert_int_lt(n, (int)sizeof buf);
+        ck_assert_str_eq(buf, c[i].want);
+    }
+}
+END_TEST
+
 START_TEST(test_parse_and_format_ignore_the_locale)
 {
     static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "ru_RU.UTF-8"};
@@ -811,6 +834,7 @@ Suite *units_suite(void)
                         ST_DIM__COUNT);
     tcase_add_test(format, test_format_never_uses_an_exponent_inside_the_unit_range);
     tcase_add_test(format, test_parse_and_format_ignore_the_locale);
+    tcase_add_test(format, test_percent_of_every_size_fits);
     suite_add_tcase(s, format);
     return s;
 }
