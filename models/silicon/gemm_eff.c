@@ -185,12 +185,14 @@ static const struct {
 /* One row per measured part, indexed by the GPU record's calibration key (models/silicon/gpu.h);
  * a key without a row has sms == 0. */
 typedef struct calib {
-    double sms;      /* SMs (NVIDIA) or CUs (AMD): the unit one tile runs on */
-    mamf bf16, fp8;  /* fp8.frac == 0: no measurement; BF16's fraction is used */
-    mamf fp4;        /* NVFP4 (FP4_OF below); frac == 0: the part has no FP4 Tensor Cores */
-    double hbm_frac; /* achievable share of the datasheet HBM bandwidth */
-    int attn;        /* the sweep `attention: flash` reads: the GPU's default fused kernel */
-    int cudnn;       /* the sweep `attention: cudnn` reads */
+    double sms;         /* SMs (NVIDIA) or CUs (AMD): the unit one tile runs on */
+    mamf bf16, fp8;     /* fp8.frac == 0: no measurement; BF16's fraction is used */
+    mamf fp4;           /* NVFP4 (FP4_OF below); frac == 0: the part has no FP4 Tensor Cores */
+    double hbm_frac;    /* achievable share of the datasheet HBM bandwidth */
+    double decode_frac; /* the share a paged decode attention kernel reaches (st_decode_attn_
+                           efficiency); 0: no kernel measured, hbm_frac stands */
+    int attn;           /* the sweep `attention: flash` reads: the GPU's default fused kernel */
+    int cudnn;          /* the sweep `attention: cudnn` reads */
     const char *note;
 } calib;
 
@@ -235,8 +237,24 @@ typedef struct calib {
         (frac) * FP4_OF_FP8, m, n, k                                                               \
     }
 #define FP4_OF(...) FP4_OF_(__VA_ARGS__)
-#define B200_FP8    0.763, 15360, 4096, 3072
-#define GB200_FP8   0.723, 19456, 5120, 1536
+/* Paged decode attention on CDNA3: the one published kernel timing at a serving batch, AMD's
+ * Gluon paged decode for MI300-series GPUs (ROCm/aiter pull request 1383, merged 2025-11-11,
+ * its benchmark table): 128 sequences of 4,096 keys, 16 query heads on one KV head of 128 (the
+ * GQA of a Llama 3 70B or 405B rank at tensor parallelism 8 is 8 or 16 on one), an FP8 cache,
+ * one query a sequence, 154.2 us. Its bytes as st_ops_attn_decode_time_of counts them (the
+ * cache's K and V, 134.2 MB; the BF16 queries and outputs, 1.05 MB; the log-sum-exp) over the
+ * time less the kernel boundary (149.7 us): 0.903 TB/s, 0.170 of the 5.3 TB/s datasheet
+ * figure (0.22 of BabelStream's 4.10). The same kernel's earlier table (pull request 1284,
+ * 2025-10-29) checks it: 4 sequences of 4,096 keys in a BF16 cache of 16-token blocks, 8.4 MB,
+ * 14.8 us measured against 13.8 at this share (unit.serve). vLLM 0.9.1's ROCm decode
+ * kernel (csrc/rocm/attention.cu: a workgroup per sequence, 256-key partition and KV head, then
+ * a reduction) has no published timing; the Gluon kernel, written for the same parts and paged
+ * layout, stands for CDNA3's. NVIDIA's decode kernels keep the part's HBM share, with which
+ * the sets on them were met (docs/models/inference.md). */
+#define MI300X_DECODE_FRAC 0.170
+
+#define B200_FP8  0.763, 15360, 4096, 3072
+#define GB200_FP8 0.723, 19456, 5120, 1536
 static const calib CALIB[ST_GPU_CALIB__COUNT] = {
     [ST_GPU_CALIB_A100_SXM_80G] = {.sms = 108,
                                    .bf16 = {0.869, 1024, 10240, 5120},
@@ -298,6 +316,7 @@ static const calib CALIB[ST_GPU_CALIB__COUNT] = {
          .bf16 = {0.514, 10240, 15360, 8192},
          .fp8 = {0.468, 8192, 8192, 8192},
          .hbm_frac = 0.774,
+         .decode_frac = MI300X_DECODE_FRAC,
          .attn = ATTN_FA3_H100,
          .cudnn = ATTN_CUDNN_H200,
          .note = "FP8: Azure's hipBLASLt sweep, not a MAMF search; no attention sweep: the "
@@ -696,6 +715,12 @@ double st_attn_head_dim_share(const st_gpu_spec *gpu, int kernel, int release, i
 double st_hbm_efficiency(const st_gpu_spec *gpu)
 {
     return calib_of(gpu)->hbm_frac;
+}
+
+double st_decode_attn_efficiency(const st_gpu_spec *gpu)
+{
+    const calib *c = calib_of(gpu);
+    return c->decode_frac > 0 ? c->decode_frac : c->hbm_frac;
 }
 
 /* A kernel's cost beyond its roofline where kernels run back to back in a stream: the drain of

@@ -381,6 +381,11 @@ double st_attn_head_dim_share(const st_gpu_spec *gpu, int kernel, int release, i
 /* Achievable fraction of the datasheet HBM bandwidth (STREAM-like measurement). */
 double st_hbm_efficiency(const st_gpu_spec *gpu);
 
+/* Achieved fraction of the datasheet HBM bandwidth of a paged decode attention kernel (GQA or
+ * multi-head; one query a sequence): the part's measured kernel where one is published (MI300X),
+ * else st_hbm_efficiency. */
+double st_decode_attn_efficiency(const st_gpu_spec *gpu);
+
 /* Seconds each kernel takes beyond its roofline among kernels run back to back (the drain, gap
  * and ramp between two; models/silicon/gemm_eff.c): every kernel the operator graph times pays
  * it once. */

@@ -1,6 +1,7 @@
 /* The attention of an inference iteration and the KV cache it reads (models/silicon/ops.h,
  * "Serving"): the same fused-kernel sweeps and roofline as training's core, on the shapes a
  * serving engine runs. docs/models/inference.md. */
+#include "models/silicon/gpu.h"
 #include "models/silicon/llm.h"
 #include "models/silicon/ops_internal.h"
 
@@ -97,8 +98,9 @@ double st_ops_attn_prefill_window_time(const st_workload_cfg *w, const st_gpu_sp
 /* A decode kernel (FlashAttention's or FlashInfer's paged decode) reads every cached K and V
  * once and does 2 (da + dv) FLOPs per key: per byte of cache, (da + dv) / (2 dkv) FLOPs, the
  * query heads per KV group (1 to 8 for the catalog's models), against the tens to hundreds of
- * FLOPs per byte a GPU's ridge point sits at. So the time is the bytes at the achieved HBM
- * bandwidth; the compute term is left out.
+ * FLOPs per byte a GPU's ridge point sits at. So the time is the bytes at the bandwidth the
+ * decode kernel achieves (st_decode_attn_efficiency: below the part's HBM share on MI300X); the
+ * compute term is left out.
  * Multi-head latent attention decodes absorbed (DeepSeek-V2, arXiv 2405.04434, section 2.1.3;
  * FlashMLA): each of the rank's heads scores its query against the cached latent and rotary key
  * (kv_lora_rank + qk_rope_head_dim wide) and sums the latents, 2 (2 kv_lora_rank +
@@ -124,8 +126,11 @@ double st_ops_attn_decode_time_of(const st_ops_decode *d, const st_gpu_spec *gpu
         return 0;
     st_op op = {.name = "attn_decode", .kind = ST_OP_MEMORY};
     op.bytes = d->elem * keys * d->kvw + 2.0 * seqs * d->qo + 4.0 * seqs * d->heads;
+    if (!(d->flops > 0)) /* the paged kernel at its own share of the bandwidth */
+        return op.bytes / (st_decode_attn_efficiency(gpu) * gpu->hbm_bw) +
+               st_kernel_boundary_s(gpu);
     double t = st__ops_time_forward(gpu, &op);
-    if (d->flops > 0 && t > 0) { /* as a GEMM's, one kernel boundary either way */
+    if (t > 0) { /* as a GEMM's, one kernel boundary either way */
         double work =
             d->flops * keys /
             (st_gpu_peak(gpu, st_mla_decode_mma(gpu, d->elem)) * st_mla_decode_efficiency(gpu));
