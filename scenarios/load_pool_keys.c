@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "models/config/pools.h"
+#include "models/silicon/gpu.h"
 #include "models/silicon/ops.h"
 #include "scenarios/load_internal.h"
 
@@ -145,26 +146,24 @@ int st__span_check(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
     const st_parallel_cfg *p = &w->parallel;
     int64_t sum = 0, rep = p->tp * p->cp * p->pp;
     double peak = 0;
-    int first = -1;
     for (int k = 0; k < c->n_pools; k++) {
         int64_t g = w->pool_gpus[k], have = st_pools_gpus(c, k);
         if (!g)
             continue;
-        first = first < 0 ? k : first;
-        /* its step runs on its pace pool's view, where another pool's node must be of the
-         * same size for each of its GPUs to keep a place of its own (models/config/pools.h) */
-        if (st_pools_gpus_per_node(c, k) != st_pools_gpus_per_node(c, first))
-            return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                              "workload '%s': pools '%s' (%lld GPUs a node) and '%s' (%lld): a "
-                              "job across pools of different node sizes is not modelled "
-                              "(docs/models/pools.md)",
-                              w->name, c->pools[first].name,
-                              (long long)st_pools_gpus_per_node(c, first), c->pools[k].name,
-                              (long long)st_pools_gpus_per_node(c, k));
         if (g > have)
             return st_rd_fail(&ld->rd, at, ST_EINVAL,
                               "workload '%s': asks for %lld GPUs of pool '%s', which has %lld",
                               w->name, (long long)g, c->pools[k].name, (long long)have);
+        /* its step on this pool's type runs on the pool's view, packed from its GPU 0 */
+        if (w->gpus > st_pools_view_gpus(c, k))
+            return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                              "workload '%s': its step on pool '%s' (%s) is timed on the "
+                              "cluster's %lld nodes at that pool's %lld GPUs a node, which hold "
+                              "%lld of its %lld GPUs (a job across pools of several node sizes "
+                              "must fit each pool's view, docs/models/pools.md)",
+                              w->name, c->pools[k].name, c->pools[k].gpu->name, (long long)c->nodes,
+                              (long long)st_pools_gpus_per_node(c, k),
+                              (long long)st_pools_view_gpus(c, k), (long long)w->gpus);
         if (g % rep)
             return st_rd_fail(&ld->rd, at, ST_EINVAL,
                               "workload '%s': %lld GPUs of pool '%s' are not whole data-parallel "

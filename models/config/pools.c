@@ -201,6 +201,11 @@ void st_pools_view(const st_cluster_cfg *c, int k, st_cluster_cfg *out)
     out->n_pools = 0;
 }
 
+int64_t st_pools_view_gpus(const st_cluster_cfg *c, int k)
+{
+    return c->nodes * st_pools_gpus_per_node(c, k);
+}
+
 int64_t st_pools_view_gpu(const st_cluster_cfg *c, int k, int64_t gpu)
 {
     if (c->n_pools <= 1 || st_pools_one_node_size(c))

@@ -76,6 +76,11 @@ int64_t st_pools_nodes_gpus(const st_cluster_cfg *c, int64_t first, int64_t n);
  * first node (nvlink_skew). A cluster of one type is copied as it is. */
 void st_pools_view(const st_cluster_cfg *c, int k, st_cluster_cfg *out);
 
+/* The GPUs pool k's view numbers: the cluster's nodes at the pool's node size, so fewer than
+ * the cluster's where another pool's nodes are larger (a job across pools is stepped on each of
+ * its pools' views, and must fit each). */
+int64_t st_pools_view_gpus(const st_cluster_cfg *c, int k);
+
 /* GPU g of the cluster in pool k's view's ids: on the same node, at its slot scaled to the
  * view's node size (exact for pool k's own GPUs; another pool's GPU keeps its node, its leaf
  * and its share of the node's NICs). The identity where the pools share one node size. */

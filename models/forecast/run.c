@@ -190,6 +190,28 @@ static int64_t *balance(const st_workload_cfg *w, const double *alone, int64_t m
     return batch;
 }
 
+/* A job across pools runs where it lands on its pace pool's view, whose GPU ids are node x g_k
+ * + slot: another pool's GPU at slot s of a node of g_j GPUs takes slot s g_k / g_j there
+ * (st_pools_view_gpu), a place of its own on its own node while g_j <= g_k, but two GPUs of a
+ * larger node would share one. So a job that runs is refused, at its `pool`, where its pace
+ * pool's node is not the largest it uses (docs/models/pools.md, "A job across pools"); the pace
+ * is known only here, from the step model. */
+static int pace_node_check(const st_cluster_cfg *c, const st_forecast *f, int pace, st_err *err)
+{
+    const st_workload_cfg *w = f->w;
+    int64_t g = st_pools_gpus_per_node(c, pace);
+    for (int k = 0; f->has_step && k < c->n_pools; k++)
+        if (w->pool_gpus[k] && st_pools_gpus_per_node(c, k) > g)
+            return st_err_set(err, ST_EINVAL, w->pool_loc,
+                              "workload '%s': paced by pool '%s' (%lld GPUs a node), but it also "
+                              "runs on pool '%s', whose nodes are larger (%lld): a job across "
+                              "pools is timed on its pace pool's nodes, which must be the largest "
+                              "it uses (docs/models/pools.md)",
+                              w->name, c->pools[pace].name, (long long)g, c->pools[k].name,
+                              (long long)st_pools_gpus_per_node(c, k));
+    return 0;
+}
+
 /* Training workload i's memory and step on its pool's step context, or, a job across pools, on
  * each of its pools' (forecast_span), at the split its plan states or, `balanced`, at the one
  * balance finds from the even split's steps; the step traced into *trace when not NULL. */
@@ -221,7 +243,7 @@ static int forecast_training(const st_run_spec *sp, size_t i, st__pool_steps *ps
     out->pool_batch = batch;
     if (batch) /* its steps wherever it lands are its pacing pool's replicas' */
         *(out->step_w = st_xmalloc(sizeof *out->step_w)) = pace_w;
-    return rc;
+    return rc || !alone ? rc : pace_node_check(sp->c, out, ps->pace[i], err);
 }
 
 /* Every training workload's memory and step on its pool's step context (each fabric is built

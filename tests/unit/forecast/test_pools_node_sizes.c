@@ -1,12 +1,14 @@
 /* A cluster of pools with nodes of two sizes as `strata run` forecasts it (docs/models/pools.md,
  * "Nodes of several sizes"): a GB200 pool of 4-GPU trays in 72-GPU NVLink domains beside 8-GPU
  * HGX H100 nodes loads with each pool's node, a GB200 job steps as on a GB200 cluster alone
- * (its domains begin at its pool's first tray), and each job's nodes are priced at its own
- * pool's node size. */
+ * (its domains begin at its pool's first tray), each job's nodes are priced at its own pool's
+ * node size, and a job across both pools runs where its pace pool's nodes are the larger. */
 #include <check.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "models/config/pools.h"
+#include "models/step/step.h"
 #include "unit/check_util.h"
 #include "unit/run_text.h"
 
@@ -103,6 +105,75 @@ START_TEST(test_each_jobs_nodes_are_priced_at_its_pools_size)
 }
 END_TEST
 
+/* A job across both pools, 16 H100 (two nodes) and 16 GB200 (four trays): the slower H100 pool,
+ * of the larger nodes, paces it, and it runs on the H100 pool's view, where each GB200 GPU at slot
+ * s of its tray takes slot 2s of that tray's node: its 32 GPUs keep 32 places and their nodes,
+ * and its step is the H100 step context's on those places. */
+START_TEST(test_a_job_across_node_sizes_runs_on_its_pace_pools_nodes)
+{
+    char work[512];
+    snprintf(work, sizeof work, job, "", 32, " pool: { h100: 16, gb200: 16 },");
+    st_scn *s = NULL;
+    st_run r;
+    run_fmt(mixed, work, &s, &r);
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    const st_forecast *f = &r.f[0];
+    ck_assert(f->has_step && f->has_life && f->gpus);
+    ck_assert_int_eq(f->pace_pool, 0); /* h100, 8 GPUs a node */
+    ck_assert_double_gt(f->pool_step_s[0], f->pool_step_s[1]);
+    int64_t ids[32];
+    unsigned char seen[22 * 8] = {0}; /* the H100 view: the cluster's 22 nodes of 8 */
+    for (int g = 0; g < 32; g++) {
+        ids[g] = st_pools_view_gpu(c, 0, f->gpus[g]);
+        ck_assert(ids[g] >= 0 && ids[g] < (int64_t)sizeof seen);
+        ck_assert_msg(!seen[ids[g]]++, "two GPUs at view id %lld", (long long)ids[g]);
+        ck_assert_int_eq(ids[g] / 8, st_pools_node_of_gpu(c, f->gpus[g])); /* its own node */
+    }
+    st_cluster_cfg view;
+    st_pools_view(c, 0, &view);
+    st_step_ctx *x = NULL;
+    st_err err = {0};
+    st_step_result step;
+    ck_assert_int_eq(st_step_ctx_new(&view, &x, &err), 0);
+    st_step_ctx_place(x, ids, 32);
+    ck_assert_int_eq(
+        st_step_run_at(x, st_forecast_step_w(f), f->microbatch, f->clock, &step, NULL, &err), 0);
+    ck_assert_msg(f->step.step_time_s == step.step_time_s, "run %.9g s, on the view %.9g s",
+                  f->step.step_time_s, step.step_time_s);
+    st_step_ctx_free(x);
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+/* Paced by its pool of the smaller nodes, a job across pools is refused at its `pool`: on that
+ * pool's view two GPUs of a larger node would share one place. Here the pools are 4-GPU H100 PCIe
+ * servers (the slower type) and 8-GPU HGX H100 nodes. */
+START_TEST(test_a_pace_pool_of_smaller_nodes_is_refused)
+{
+    static const char *const text =
+        "version: 1\nname: p\nseed: 1\ncluster:\n  node: { base_power: 2 kW }\n  pools:\n"
+        "    - { name: pcie, gpu: h100-pcie, nodes: 4, gpus_per_node: 4 }\n"
+        "    - { name: sxm, gpu: h100-sxm, nodes: 2 }\n"
+        "workloads:\n"
+        "  - { name: j, model: llama3-8b, gpus: 16, global_batch: 32, pool: { pcie: 8, sxm: 8 },\n"
+        "      parallel: { tp: 4, pp: 1, dp: 4 } }\n";
+    st_scn *s = NULL;
+    st_diag d = {0};
+    ck_assert_int_eq(st_scn_load_buffer("p.yaml", text, strlen(text), &s, &d), 0);
+    st_run_spec sp = st_plan_run_spec(s, st_scn_seed(s));
+    st_run r;
+    st_err err = {0};
+    ck_assert_int_eq(st_run_forecast(&sp, &r, &err), ST_EINVAL);
+    ck_assert_msg(strstr(err.msg, "paced by pool 'pcie' (4 GPUs a node)") &&
+                      strstr(err.msg, "pool 'sxm', whose nodes are larger (8)"),
+                  "%s", err.msg);
+    ck_assert_int_eq(err.loc.line, 10); /* its `pool` */
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
 Suite *pools_node_sizes_suite(void)
 {
     Suite *s = suite_create("pools_node_sizes");
@@ -111,6 +182,8 @@ Suite *pools_node_sizes_suite(void)
     tcase_add_test(tc, test_a_gb200_pool_loads_beside_h100_nodes);
     tcase_add_test(tc, test_a_gb200_job_steps_as_on_gb200_alone);
     tcase_add_test(tc, test_each_jobs_nodes_are_priced_at_its_pools_size);
+    tcase_add_test(tc, test_a_job_across_node_sizes_runs_on_its_pace_pools_nodes);
+    tcase_add_test(tc, test_a_pace_pool_of_smaller_nodes_is_refused);
     suite_add_tcase(s, tc);
     return s;
 }
