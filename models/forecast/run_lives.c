@@ -59,6 +59,7 @@ static void lives_free(st__lives_ctx *x)
     free(x->key);
     free(x->vid);
     free(x->vbg);
+    free(x->vrank);
     for (size_t i = 0; x->rated && i < x->n_train; i++)
         free(x->rated[i].bg);
     free(x->rated);

@@ -52,6 +52,9 @@ typedef struct st__lives_ctx {
      * several sizes: a job's own and its neighbours' flows */
     int64_t *vid, *vbg;
     size_t vid_cap, vbg_cap;
+    /* a job's ranks in its view's ids, its pace pool's leading (st__lives_view_ranks) */
+    int64_t *vrank;
+    size_t vrank_cap;
     /* Trace jobs mapped to a step model (trace.models): their slowdown at their first start,
      * and the GPUs of each running one (by cluster job; borrowed from the run). */
     st_trace_rate tr;
@@ -127,6 +130,17 @@ st_step_ctx *st__lives_step_of(const st__lives_ctx *x, size_t i);
  * where the pools share one node size, else into *buf (grown to *cap). */
 const int64_t *st__lives_view_ids(const st__lives_ctx *x, size_t i, const int64_t *gpus, size_t n,
                                   int64_t **buf, size_t *cap);
+
+/* Training job i's ranks on the cluster's gpus[0 .. n) in its step context's ids: rank r on
+ * view id [r], into x's buffer (or gpus's ids as st__lives_view_ids gives them). A job across
+ * pools of several node sizes has them rotated so that its pace pool's share leads: the step
+ * model times a replica's tensor-, context- and pipeline-parallel collectives on the first
+ * replica's GPUs, which must be a pace replica, since another pool's replica has the pace
+ * pool's node there, not its own (a GB200 tensor-parallel group of 8 on two trays of one NVL72
+ * domain would cross the view's NICs). Its shares are runs of whole replicas in pool order
+ * (models/sched/cluster_pools.c), so the rotation keeps each replica whole and the
+ * data-parallel rings' hops. */
+const int64_t *st__lives_view_ranks(st__lives_ctx *x, size_t i, const int64_t *gpus, int64_t n);
 
 /* st_step_ctx_place of training job i on the cluster's GPUs gpus[0 .. n). */
 int st__lives_place_on(st__lives_ctx *x, size_t i, const int64_t *gpus, int64_t n);

@@ -83,8 +83,7 @@ double st__lives_rate_at(void *ctx, size_t i, double now_s)
     st_err err = {0};
     if (m &&
         st_step_ctx_place_beside(
-            st__lives_step_of(x, i),
-            st__lives_view_ids(x, i, x->at[i].gpu, (size_t)x->at[i].n_gpus, &x->vid, &x->vid_cap),
+            st__lives_step_of(x, i), st__lives_view_ranks(x, i, x->at[i].gpu, x->at[i].n_gpus),
             x->at[i].n_gpus, st__lives_view_ids(x, i, bg, 2 * m, &x->vbg, &x->vbg_cap), m) &&
         st_step_run_at(st__lives_step_of(x, i), st_forecast_step_w(f), f->microbatch, f->clock,
                        &beside, NULL, &err) == 0 &&

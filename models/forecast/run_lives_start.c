@@ -106,11 +106,28 @@ const int64_t *st__lives_view_ids(const st__lives_ctx *x, size_t i, const int64_
     return *buf;
 }
 
+const int64_t *st__lives_view_ranks(st__lives_ctx *x, size_t i, const int64_t *gpus, int64_t n)
+{
+    const st_cluster_cfg *c = x->sp->c;
+    const int64_t *v = st__lives_view_ids(x, i, gpus, (size_t)n, &x->vid, &x->vid_cap);
+    int k = x->ps->pace[x->workload[i]];
+    int64_t lead = 0;
+    if (st_pools_one_node_size(c) || !x->sp->w[x->workload[i]].pool_gpus)
+        return v;
+    while (lead < n && st_pools_of_gpu(c, gpus[lead]) != k)
+        lead++;
+    if (lead == 0 || lead == n)
+        return v;
+    x->vrank = st_xgrow(x->vrank, sizeof *x->vrank, (size_t)n, &x->vrank_cap);
+    for (int64_t r = 0; r < n; r++)
+        x->vrank[r] = v[(r + lead) % n];
+    return x->vrank;
+}
+
 /* st_step_ctx_place of training job i on the cluster's GPUs gpus[0 .. n). */
 int st__lives_place_on(st__lives_ctx *x, size_t i, const int64_t *gpus, int64_t n)
 {
-    return st_step_ctx_place(st__lives_step_of(x, i),
-                             st__lives_view_ids(x, i, gpus, (size_t)n, &x->vid, &x->vid_cap), n);
+    return st_step_ctx_place(st__lives_step_of(x, i), st__lives_view_ranks(x, i, gpus, n), n);
 }
 
 void st__lives_job_stopped(void *ctx, size_t i, double now_s)
@@ -173,7 +190,7 @@ size_t st__lives_shape_of(st__lives_ctx *x, size_t i, const int64_t *gpus, int64
     if (st_pools_one_node_size(x->sp->c))
         return st__shape_key(x->t, x->sp->c, gpus, n, x->key);
     /* nodes of several sizes: the shape its step context sees, in its view's ids */
-    const int64_t *v = st__lives_view_ids(x, i, gpus, (size_t)n, &x->vid, &x->vid_cap);
+    const int64_t *v = st__lives_view_ranks(x, i, gpus, n);
     return st__shape_key(st_step_ctx_topo(st__lives_step_of(x, i)),
                          &x->ps->view[x->ps->pace[x->workload[i]]], v, n, x->key);
 }

@@ -105,6 +105,35 @@ START_TEST(test_each_jobs_nodes_are_priced_at_its_pools_size)
 }
 END_TEST
 
+/* Job f's step on its pace pool k's step context with rank r on view id ids[r] (n ranks). */
+static double step_on_view(const st_cluster_cfg *c, int k, const st_forecast *f, const int64_t *ids,
+                           int64_t n)
+{
+    st_cluster_cfg view;
+    st_pools_view(c, k, &view);
+    st_step_ctx *x = NULL;
+    st_err err = {0};
+    st_step_result step;
+    ck_assert_int_eq(st_step_ctx_new(&view, &x, &err), 0);
+    st_step_ctx_place(x, ids, n);
+    ck_assert_int_eq(
+        st_step_run_at(x, st_forecast_step_w(f), f->microbatch, f->clock, &step, NULL, &err), 0);
+    st_step_ctx_free(x);
+    return step.step_time_s;
+}
+
+/* Job f's 32 GPUs in pool k's view ids, into ids: each a place of its own on its own node. */
+static void view_ids_of(const st_cluster_cfg *c, int k, const st_forecast *f, int64_t *ids)
+{
+    unsigned char seen[22 * 8] = {0}; /* an 8-GPU view: the cluster's 22 nodes of 8 */
+    for (int g = 0; g < 32; g++) {
+        ids[g] = st_pools_view_gpu(c, k, f->gpus[g]);
+        ck_assert(ids[g] >= 0 && ids[g] < (int64_t)sizeof seen);
+        ck_assert_msg(!seen[ids[g]]++, "two GPUs at view id %lld", (long long)ids[g]);
+        ck_assert_int_eq(ids[g] / 8, st_pools_node_of_gpu(c, f->gpus[g])); /* its own node */
+    }
+}
+
 /* A job across both pools, 16 H100 (two nodes) and 16 GB200 (four trays): the slower H100 pool,
  * of the larger nodes, paces it, and it runs on the H100 pool's view, where each GB200 GPU at slot
  * s of its tray takes slot 2s of that tray's node: its 32 GPUs keep 32 places and their nodes,
@@ -122,25 +151,47 @@ START_TEST(test_a_job_across_node_sizes_runs_on_its_pace_pools_nodes)
     ck_assert_int_eq(f->pace_pool, 0); /* h100, 8 GPUs a node */
     ck_assert_double_gt(f->pool_step_s[0], f->pool_step_s[1]);
     int64_t ids[32];
-    unsigned char seen[22 * 8] = {0}; /* the H100 view: the cluster's 22 nodes of 8 */
-    for (int g = 0; g < 32; g++) {
-        ids[g] = st_pools_view_gpu(c, 0, f->gpus[g]);
-        ck_assert(ids[g] >= 0 && ids[g] < (int64_t)sizeof seen);
-        ck_assert_msg(!seen[ids[g]]++, "two GPUs at view id %lld", (long long)ids[g]);
-        ck_assert_int_eq(ids[g] / 8, st_pools_node_of_gpu(c, f->gpus[g])); /* its own node */
-    }
-    st_cluster_cfg view;
-    st_pools_view(c, 0, &view);
-    st_step_ctx *x = NULL;
-    st_err err = {0};
-    st_step_result step;
-    ck_assert_int_eq(st_step_ctx_new(&view, &x, &err), 0);
-    st_step_ctx_place(x, ids, 32);
-    ck_assert_int_eq(
-        st_step_run_at(x, st_forecast_step_w(f), f->microbatch, f->clock, &step, NULL, &err), 0);
-    ck_assert_msg(f->step.step_time_s == step.step_time_s, "run %.9g s, on the view %.9g s",
-                  f->step.step_time_s, step.step_time_s);
-    st_step_ctx_free(x);
+    view_ids_of(c, 0, f, ids);
+    double on_view = step_on_view(c, 0, f, ids, 32);
+    ck_assert_msg(f->step.step_time_s == on_view, "run %.9g s, on the view %.9g s",
+                  f->step.step_time_s, on_view);
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
+/* The GB200 pool listed first: the job's ranks come in pool order, 16 GB200 then 16 H100, and
+ * its tensor-parallel groups of 8 span two trays of one NVL72 domain. On the H100 view a tray
+ * is a node of its own, so a GB200 group there would cross the NICs; the step model times a
+ * replica's groups on the first replica, so the run puts the pace pool's share first (an H100
+ * group on one node, over NVLink), and the job steps as its pace pool's replicas. */
+START_TEST(test_a_job_across_node_sizes_times_its_pace_pools_replicas)
+{
+    static const char *const gb200_first =
+        "version: 1\nname: m\nseed: 1\ncluster:\n  pools:\n"
+        "    - { name: gb200, gpu: gb200, nodes: 18 }\n"
+        "    - { name: h100, gpu: h100-sxm, nodes: 4 }\n"
+        "  fabric: { nodes_per_leaf: 22 }\nworkloads:\n"
+        "  - { name: j, model: llama3-8b, seq_len: 4096, global_batch: 64, gpus: 32,\n"
+        "      pool: { gb200: 16, h100: 16 }, parallel: { tp: 8, pp: 1, zero: 1, microbatch: 1 },\n"
+        "      steps: 100 }\n";
+    st_scn *s = NULL;
+    st_run r;
+    run_text(gb200_first, &s, &r);
+    const st_cluster_cfg *c = st_scn_cluster(s);
+    const st_forecast *f = &r.f[0];
+    ck_assert(f->has_step && f->has_life && f->gpus);
+    ck_assert_int_eq(f->pace_pool, 1);                   /* h100 */
+    ck_assert_int_eq(st_pools_of_gpu(c, f->gpus[0]), 0); /* rank 0 of the placement: a GB200 */
+    int64_t ids[32], lead[32];
+    view_ids_of(c, 1, f, ids);
+    for (int g = 0; g < 32; g++)
+        lead[g] = ids[(g + 16) % 32];
+    double as_run = step_on_view(c, 1, f, lead, 32), gb200_lead = step_on_view(c, 1, f, ids, 32);
+    ck_assert_msg(f->step.step_time_s == as_run, "run %.9g s, H100 ranks first %.9g s",
+                  f->step.step_time_s, as_run);
+    ck_assert_msg(gb200_lead > 1.05 * as_run, "GB200 ranks first %.9g s, H100 first %.9g s",
+                  gb200_lead, as_run);
     st_run_release(&r);
     st_scn_free(s);
 }
@@ -183,6 +234,7 @@ Suite *pools_node_sizes_suite(void)
     tcase_add_test(tc, test_a_gb200_job_steps_as_on_gb200_alone);
     tcase_add_test(tc, test_each_jobs_nodes_are_priced_at_its_pools_size);
     tcase_add_test(tc, test_a_job_across_node_sizes_runs_on_its_pace_pools_nodes);
+    tcase_add_test(tc, test_a_job_across_node_sizes_times_its_pace_pools_replicas);
     tcase_add_test(tc, test_a_pace_pool_of_smaller_nodes_is_refused);
     suite_add_tcase(s, tc);
     return s;
