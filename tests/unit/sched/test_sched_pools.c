@@ -131,29 +131,28 @@ static void save_cost(void *ctx, size_t job, double *save_s, double *restore_s)
     *restore_s = 2;
 }
 
-/* Loop index: policy x placement. A job across pools holds its share of each pool and nothing
- * else, never a GPU another job holds at once, and every job, those across pools too, ends;
- * with node failures (held 10 s before they are noticed) and preemptions' saves on the way. */
-START_TEST(test_jobs_across_pools_take_each_share)
+/* A job across pools on cluster c holds its share of each pool and nothing else, never a GPU
+ * another job holds at once, and every job, those across pools too, ends; with node failures
+ * (os) and preemptions' saves on the way. Loop index i: policy x placement; a failed node may be
+ * down at the end, so the free GPUs are a multiple of the smallest node, min_node. */
+static void take_each_share(const st_cluster_cfg *c, const st_outage_spec *os, int i,
+                            int64_t min_node)
 {
-    static st_outage_class oc = {"node", 5, 8, 0, 8, 3000, 200, {0}, NULL};
-    static st_outage_spec os = {&oc, 1, 10, 5};
     size_t np = count(st_sched_policy_names);
-    st_cluster_cfg c = cluster();
     st_cluster_job *jobs = calloc(N, sizeof *jobs);
     int32_t *pool = calloc(N, sizeof *pool);
     const int64_t **span = calloc(N, sizeof *span);
-    mix(jobs, pool, 29 + (uint64_t)_i);
-    st_cluster_spec sp = {.c = &c,
-                          .policy = st_sched_policy_names[_i % np],
-                          .placement = st_place_policy_names[_i / np],
+    mix(jobs, pool, 29 + (uint64_t)i);
+    st_cluster_spec sp = {.c = c,
+                          .policy = st_sched_policy_names[i % np],
+                          .placement = st_place_policy_names[i / np],
                           .jobs = jobs,
                           .n = N,
                           .seed = 3,
                           .keep_segments = 1,
                           .pool = pool,
                           .span = spans(jobs, span),
-                          .outages = &os,
+                          .outages = os,
                           .preempt_cost = save_cost};
     st_cluster_result r;
     st_err err = {0};
@@ -173,12 +172,55 @@ START_TEST(test_jobs_across_pools_take_each_share)
                       sp.policy, sp.placement, g->job, (long long)in[0], (long long)in[1]);
         no_gpu_twice(&r, s);
     }
-    ck_assert(r.st.free_at_end <= 40 && r.st.free_at_end % 8 == 0); /* a failed node may be down */
+    ck_assert(r.st.free_at_end <= 40 && r.st.free_at_end % min_node == 0);
     ck_assert_int_gt(r.st.failures, 0);
     st_cluster_result_release(&r);
     free(span);
     free(pool);
     free(jobs);
+}
+
+/* Loop index: policy x placement. Jobs across two pools of 8-GPU nodes take each share (node
+ * failures held 10 s before they are noticed). */
+START_TEST(test_jobs_across_pools_take_each_share)
+{
+    static st_outage_class oc = {"node", 5, 8, 0, 8, 3000, 200, {0}, NULL};
+    static st_outage_spec os = {&oc, 1, 10, 5};
+    st_cluster_cfg c = cluster();
+    take_each_share(&c, &os, _i, 8);
+}
+END_TEST
+
+/* Loop index: policy x placement. The same across pools of two node sizes (docs/models/pools.md,
+ * "Pools of several node sizes"): pool a three nodes of 8 (GPUs 0-23), pool b four trays of 4
+ * (GPUs 24-39); each share is placed on whole nodes of its own pool's size, and a node failure
+ * takes its own node's GPUs. */
+START_TEST(test_jobs_across_pools_of_two_node_sizes_take_each_share)
+{
+    static const st_pool_cfg sized[] = {{.name = "a",
+                                         .nodes = 3,
+                                         .first_node = 0,
+                                         .gpus_per_node = 8,
+                                         .nvlink_domain = 8,
+                                         .nics_per_node = 8,
+                                         .first_gpu = 0,
+                                         .first_nic = 0},
+                                        {.name = "b",
+                                         .nodes = 4,
+                                         .first_node = 3,
+                                         .gpus_per_node = 4,
+                                         .nvlink_domain = 4,
+                                         .nics_per_node = 4,
+                                         .first_gpu = 24,
+                                         .first_nic = 24}};
+    st_cluster_cfg c = cluster();
+    c.nodes = 7;
+    c.pools = sized;
+    c.mixed_node_sizes = 1;
+    c.fabric.nics_per_node = 8;
+    st_outage_class oc = {"node", 7, 8, 0, 8, 3000, 200, {0}, &c};
+    st_outage_spec os = {&oc, 1, 10, 5};
+    take_each_share(&c, &os, _i, 4);
 }
 END_TEST
 
@@ -331,6 +373,7 @@ Suite *sched_pools_suite(void)
     int n = (int)(count(st_sched_policy_names) * count(st_place_policy_names));
     tcase_add_loop_test(tc, test_jobs_stay_in_their_pool, 0, n);
     tcase_add_loop_test(tc, test_jobs_across_pools_take_each_share, 0, n);
+    tcase_add_loop_test(tc, test_jobs_across_pools_of_two_node_sizes_take_each_share, 0, n);
     tcase_add_test(tc, test_a_job_across_pools_waits_for_every_pool);
     tcase_add_test(tc, test_a_busy_pool_holds_a_share_for_a_job_across_pools);
     tcase_add_test(tc, test_a_share_larger_than_its_pool_is_refused);
