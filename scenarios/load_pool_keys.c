@@ -6,6 +6,7 @@
 #include "models/config/pools.h"
 #include "models/silicon/gpu.h"
 #include "models/silicon/ops.h"
+#include "models/silicon/plan_check.h"
 #include "scenarios/load_internal.h"
 
 /* A mapping of pool names to whole numbers of at least 1 and at most max (`what` names them in
@@ -102,6 +103,13 @@ void st__pool_room(const st_ld *ld, const st_workload_cfg *w, st_cluster_cfg *ou
         out->nodes = c->nodes;
         out->view_of = NULL;
     }
+    /* On nodes of several sizes no one node size counts the cluster's GPUs (this view's would
+     * give nodes x its own), so a job across pools is counted by st__span_check alone: its
+     * shares, each within its pool, sum to its gpus, which each pool's view holds. */
+    if (w->pool_gpus && !st_pools_one_node_size(c)) {
+        out->nodes = (int64_t)ST_PLAN_MAX_GPUS;
+        out->gpus_per_node = 1;
+    }
 }
 
 /* pool_batch against the job's pools and plan: a share for each pool it spans and none other,
@@ -135,6 +143,26 @@ static int batch_check(st_ld *ld, const st_ynode *at, const st_workload_cfg *w)
     return 0;
 }
 
+/* Job w across pools is stepped on each of its pools' views packed from GPU 0 (the pace is
+ * chosen there, models/forecast/run.c): the cluster's nodes at that pool's node size, which hold
+ * fewer GPUs than the cluster where another pool's nodes are larger. Never refused on pools of
+ * one node size, whose views hold the cluster's GPUs. */
+static int view_fit(st_ld *ld, const st_ynode *at, const st_workload_cfg *w)
+{
+    const st_cluster_cfg *c = &ld->s->cluster;
+    for (int k = 0; k < c->n_pools; k++)
+        if (w->pool_gpus[k] && w->gpus > st_pools_view_gpus(c, k))
+            return st_rd_fail(&ld->rd, at, ST_EINVAL,
+                              "workload '%s': its step on pool '%s' (%s) is timed on the "
+                              "cluster's %lld nodes at that pool's %lld GPUs a node, which hold "
+                              "%lld of its %lld GPUs (a job across pools of several node sizes "
+                              "must fit each pool's view, docs/models/pools.md)",
+                              w->name, c->pools[k].name, c->pools[k].gpu->name, (long long)c->nodes,
+                              (long long)st_pools_gpus_per_node(c, k),
+                              (long long)st_pools_view_gpus(c, k), (long long)w->gpus);
+    return 0;
+}
+
 /* A training job across pools (pool: {NAME: GPUS, ...}): its GPUs there sum to gpus, each pool
  * holds its share, and each share is whole data-parallel replicas (tp x cp x pp GPUs), so every
  * replica runs on one type and the gradient reduction is what crosses pools; then the mean dense
@@ -154,16 +182,6 @@ int st__span_check(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
             return st_rd_fail(&ld->rd, at, ST_EINVAL,
                               "workload '%s': asks for %lld GPUs of pool '%s', which has %lld",
                               w->name, (long long)g, c->pools[k].name, (long long)have);
-        /* its step on this pool's type runs on the pool's view, packed from its GPU 0 */
-        if (w->gpus > st_pools_view_gpus(c, k))
-            return st_rd_fail(&ld->rd, at, ST_EINVAL,
-                              "workload '%s': its step on pool '%s' (%s) is timed on the "
-                              "cluster's %lld nodes at that pool's %lld GPUs a node, which hold "
-                              "%lld of its %lld GPUs (a job across pools of several node sizes "
-                              "must fit each pool's view, docs/models/pools.md)",
-                              w->name, c->pools[k].name, c->pools[k].gpu->name, (long long)c->nodes,
-                              (long long)st_pools_gpus_per_node(c, k),
-                              (long long)st_pools_view_gpus(c, k), (long long)w->gpus);
         if (g % rep)
             return st_rd_fail(&ld->rd, at, ST_EINVAL,
                               "workload '%s': %lld GPUs of pool '%s' are not whole data-parallel "
@@ -177,6 +195,9 @@ int st__span_check(st_ld *ld, const st_ynode *n, st_workload_cfg *w)
         return st_rd_fail(&ld->rd, at, ST_EINVAL,
                           "workload '%s': its GPUs across pools sum to %lld, but gpus is %lld",
                           w->name, (long long)sum, (long long)w->gpus);
+    int rc = view_fit(ld, at, w);
+    if (rc)
+        return rc;
     w->pool_peak = peak / (double)sum;
     return w->pool_batch ? batch_check(ld, st_ynode_get(n, "pool_batch"), w) : 0;
 }
