@@ -83,7 +83,9 @@ int64_t st_pools_view_gpus(const st_cluster_cfg *c, int k);
 
 /* GPU g of the cluster in pool k's view's ids: on the same node, at its slot scaled to the
  * view's node size (exact for pool k's own GPUs; another pool's GPU keeps its node, its leaf
- * and its share of the node's NICs). The identity where the pools share one node size. */
+ * and its share of the node's NICs, and a place of its own where its node is no larger than
+ * pool k's, as a job across pools paced by pool k needs). The identity where the pools share
+ * one node size. */
 int64_t st_pools_view_gpu(const st_cluster_cfg *c, int k, int64_t gpu);
 
 /* The nodes [first, first + n) of pool k's node range that lie in [lo, lo + len): how many. */
