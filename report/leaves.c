@@ -257,3 +257,18 @@ char *st_report_leaf_label(const char *path, const char *key)
         return st_xasprintf("%s (%s end)", f->label, idx[1] == '0' ? "low" : "high");
     return st_xstrdup(f->label);
 }
+
+int st_report_ups_sized(const st_cluster_cfg *c)
+{
+    return !(c->facility.ups.rating_w > 0);
+}
+
+char *st_report_run_label(const st_report *rep, const char *path, const char *key)
+{
+    char *label = st_report_leaf_label(path, key);
+    if (!st_report_ups_sized(st_scn_cluster(rep->s)) || strcmp(path, "power.ups.load") != 0)
+        return label;
+    char *more = st_xasprintf("%s, " ST_REPORT_UPS_SIZED, label);
+    free(label);
+    return more;
+}

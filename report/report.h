@@ -77,6 +77,18 @@ void st_report_leaves(const cJSON *node, const char *prefix, st_report_leaf_fn f
  * (P90)"); key itself where no row names it. Malloc'd. */
 char *st_report_leaf_label(const char *path, const char *key);
 
+/* What the run report says of a UPS load when the scenario states no rating: the plant sized the
+ * rating to the peak (plant.md), so a steady load reads near 100%. Every format says these words.
+ */
+#define ST_REPORT_UPS_SIZED "of a rating sized to the peak"
+
+/* Whether cluster c leaves its UPS's rating to the plant, which sizes it to the peak. */
+int st_report_ups_sized(const st_cluster_cfg *c);
+
+/* st_report_leaf_label as run's report rep labels a row, in every format that labels it: the UPS
+ * load's label says ", " ST_REPORT_UPS_SIZED where rep's scenario states no rating. Malloc'd. */
+char *st_report_run_label(const st_report *rep, const char *path, const char *key);
+
 /* The leaf at path of document doc as a reader sees it: a number in the unit of its row in the
  * report's schema (report/figures.h; a time, bytes, a share in percent, ...; a plain number where
  * it has no row), text as it is, booleans as true or false. Returns the text: the leaf's own

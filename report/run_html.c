@@ -22,10 +22,8 @@
 
 typedef struct kv_ctx {
     FILE *out;
-    size_t skip; /* the prefix's length, left out of the row's key */
-    /* the scenario states no UPS rating: the plant sized it to the peak, so a steady load reads
-     * 100%, which the label says as the text's PUE line does */
-    int ups_sized;
+    size_t skip;          /* the prefix's length, left out of the row's key */
+    const st_report *rep; /* whose scenario qualifies a label (st_report_run_label) */
 } kv_ctx;
 
 static void kv_row(void *ctx, const char *path, const cJSON *leaf)
@@ -35,13 +33,8 @@ static void kv_row(void *ctx, const char *path, const cJSON *leaf)
     const char *key = path + (strlen(path) > k->skip ? k->skip : 0);
     const char *text = st_report_value_text(ST_DOC_RUN, path, leaf, tb, sizeof tb);
     key += key[0] == '.';
-    char *label = st_report_leaf_label(path, key),
+    char *label = st_report_run_label(k->rep, path, key),
          *hover = st_xasprintf("%s (JSON key %s)", label, path);
-    if (k->ups_sized && strcmp(path, "power.ups.load") == 0) {
-        char *more = st_xasprintf("%s, of a rating sized to the peak", label);
-        free(label);
-        label = more;
-    }
     st_html_row_begin(k->out);
     st_html_cell_class(k->out, NULL, hover, label); /* on hover: its label, then its key */
     if (cJSON_IsNumber(leaf)) {
@@ -57,11 +50,11 @@ static void kv_row(void *ctx, const char *path, const cJSON *leaf)
 
 /* A figure | value table of every leaf under node, whose path is prefix. */
 static void kv_table(FILE *out, const char *id, const cJSON *node, const char *prefix,
-                     int ups_sized)
+                     const st_report *rep)
 {
     static const char *const heads[] = {"Figure", "Value"};
     st_html_table_begin(out, id, heads, 2);
-    kv_ctx k = {out, strlen(prefix), ups_sized};
+    kv_ctx k = {out, strlen(prefix), rep};
     st_report_leaves(node, prefix, kv_row, &k);
     st_html_table_end(out);
 }
@@ -538,7 +531,7 @@ static void meta(FILE *out, const cJSON *t)
 
 /* A cluster of pools: each pool's table (its GPU, nodes, node size, NVLink domain, NICs, racks),
  * which the meta line names only by GPU count. The other formats carry them as cluster.pools[]. */
-static void pools_tables(FILE *out, const cJSON *cluster)
+static void pools_tables(FILE *out, const cJSON *cluster, const st_report *rep)
 {
     const cJSON *pools = cJSON_GetObjectItemCaseSensitive(cluster, "pools");
     if (!cJSON_IsArray(pools) || !pools->child)
@@ -550,13 +543,13 @@ static void pools_tables(FILE *out, const cJSON *cluster)
         st_html_heading(out, 3, NULL, cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring);
         snprintf(id, sizeof id, "pool-%zu", k);
         snprintf(path, sizeof path, "cluster.pools[%zu]", k);
-        kv_table(out, id, p, path, 0);
+        kv_table(out, id, p, path, rep);
     }
 }
 
 /* Every job's table, the pools', then each root object's (scheduler, fabric, power, ...), headed
  * by its key with a capital. */
-static void tables(FILE *out, const cJSON *t, int ups_sized)
+static void tables(FILE *out, const cJSON *t, const st_report *rep)
 {
     char id[32], path[32]; /* a number's worth of text */
     st_html_heading(out, 2, "jobs", "Jobs");
@@ -565,19 +558,19 @@ static void tables(FILE *out, const cJSON *t, int ups_sized)
         st_html_heading(out, 3, NULL, cJSON_GetObjectItemCaseSensitive(j, "name")->valuestring);
         snprintf(id, sizeof id, "job-%zu", i);
         snprintf(path, sizeof path, "jobs[%zu]", i);
-        kv_table(out, id, j, path, 0);
+        kv_table(out, id, j, path, rep);
     }
     if (!i)
         absent(out, "The scenario has no workload of its own: the trace's jobs are counted in the "
                     "scheduler's figures.");
-    pools_tables(out, cJSON_GetObjectItemCaseSensitive(t, "cluster"));
+    pools_tables(out, cJSON_GetObjectItemCaseSensitive(t, "cluster"), rep);
     for (const cJSON *o = t->child; o; o = o->next) {
         if (!cJSON_IsObject(o) || !strcmp(o->string, "cluster"))
             continue;
         char *tid = st_xasprintf("table-%s", o->string), *head = st_xstrdup(o->string);
         head[0] = (char)toupper((unsigned char)head[0]);
         st_html_heading(out, 2, o->string, head);
-        kv_table(out, tid, o, o->string, ups_sized);
+        kv_table(out, tid, o, o->string, rep);
         free(tid);
         free(head);
     }
@@ -603,7 +596,7 @@ char *st_report_html(const st_report *rep)
     rack_chart(out, power);
     life_chart(out, rep->run);
     waits_chart(out, rep->run);
-    tables(out, t, !(st_scn_cluster(rep->s)->facility.ups.rating_w > 0));
+    tables(out, t, rep);
     st_html_end(out);
     cJSON_Delete(t);
     return st_report_close(out, &buf);

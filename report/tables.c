@@ -12,6 +12,7 @@
 typedef struct md_ctx {
     FILE *out;
     size_t skip;
+    const st_report *rep; /* whose scenario qualifies a label (st_report_run_label) */
 } md_ctx;
 
 /* A leaf as the HTML's row gives it: its label, its value in its unit, and its JSON path (the
@@ -23,7 +24,7 @@ static void md_row(void *ctx, const char *path, const cJSON *leaf)
     const char *key = path + (strlen(path) > m->skip ? m->skip : 0);
     key += key[0] == '.';
     const char *text = st_report_value_text(ST_DOC_RUN, path, leaf, buf, sizeof buf);
-    char *label = st_report_leaf_label(path, key);
+    char *label = st_report_run_label(m->rep, path, key);
     fputs("| ", m->out);
     st_report_md_cell(m->out, label);
     fputs(" | ", m->out);
@@ -34,10 +35,10 @@ static void md_row(void *ctx, const char *path, const cJSON *leaf)
     free(label);
 }
 
-static void md_table(FILE *out, const cJSON *node, const char *prefix)
+static void md_table(FILE *out, const cJSON *node, const char *prefix, const st_report *rep)
 {
     fputs("| figure | value | key |\n|---|---:|---|\n", out);
-    md_ctx m = {out, strlen(prefix)};
+    md_ctx m = {out, strlen(prefix), rep};
     st_report_leaves(node, prefix, md_row, &m);
     fputc('\n', out);
 }
@@ -118,14 +119,14 @@ char *st_report_markdown(const st_report *rep)
         st_report_md_cell(out, cJSON_GetObjectItemCaseSensitive(j, "name")->valuestring);
         fputs("\n\n", out);
         snprintf(path, sizeof path, "jobs[%zu]", i);
-        md_table(out, j, path);
+        md_table(out, j, path, rep);
     }
     for (const cJSON *o = t->child; o; o = o->next)
         if (cJSON_IsObject(o)) {
             fputs("## ", out);
             st_report_md_cell(out, o->string);
             fputs("\n\n", out);
-            md_table(out, o, o->string);
+            md_table(out, o, o->string, rep);
         }
     fputs("## Pre-flight audit\n\n", out);
     md_audit(out, cJSON_GetObjectItemCaseSensitive(t, "audit"));

@@ -519,8 +519,7 @@ static void cooling_text(FILE *out, const st_run *r, const st_cluster_cfg *c)
     fprintf(out, ", transformers %s", fmt(p->transformer_loss_w, ST_DIM_POWER, a, sizeof a));
     /* an unstated rating is sized to the peak (plant.md), so a steady load reads 100%: say so */
     fprintf(out, ", UPS %s at %.4g%% %s%s", fmt(p->ups.loss_w, ST_DIM_POWER, a, sizeof a),
-            p->ups.load * 100,
-            c->facility.ups.rating_w > 0 ? "load" : "of a rating sized to the peak",
+            p->ups.load * 100, st_report_ups_sized(c) ? ST_REPORT_UPS_SIZED : "load",
             p->ups.systems == 2 ? " on each of two (2n)" : "");
     if (p->energy_j > 0) { /* power.energy_j: the jobs' lives, not the cluster run's makespan */
         fprintf(out, ", the jobs' energy over their whole lives %s",

@@ -133,7 +133,14 @@ ok 'grep -q "^| figure | value | key |" "$tmp/r.md" && grep -q "^## Pre-flight a
 # each row named as the HTML names it, a band's ends apart (it read "step_time_s_band\[0\]")
 ok 'grep -qF "| Memory per GPU | " "$tmp/r.md" && grep -qF " GB | jobs\[0\].memory_per_gpu_bytes |" "$tmp/r.md" && grep -qF "| Step time'"'"'s error band (low end) | " "$tmp/r.md" && grep -qF " s | jobs\[0\].step_time_s_band\[0\] |" "$tmp/r.md"' "run: markdown rows by their labels"
 ok '[ "$(sed -n 1p "$tmp/r.md")" = "# $(sed -n "s/^name: //p" "$rack")" ] && [ "$(sed -n 3p "$tmp/r.md")" = "$(unterm "$tmp/r.html" | sed -n "s/.*id=\"summary\">\([^<]*\)<.*/\1/p")" ]' "run: markdown opens with the name and the same summary"
-ok 'grep -q "^| UPS load | [0-9.]*% | power.ups.load |" "$tmp/r.md"' "run: markdown shows the UPS load in percent"
+ok 'grep -q "^| UPS load, of a rating sized to the peak | [0-9.]*% | power.ups.load |" "$tmp/r.md"' "run: markdown shows the UPS load in percent"
+# the UPS load's words are every format's (report/leaves.c): the qualifier of a rating the plant
+# sized to the peak where the scenario states none, the plain label where it states one
+ok '"$strata" run "$rack" 2>/dev/null | grep -q "UPS [0-9.]* [kM]*W at [0-9.]*% of a rating sized to the peak"' "run: text says the UPS load's qualifier"
+sed 's/^cluster:$/cluster:\n  facility: { ups: { rating: 60 kW } }/' "$rack" >"$tmp/ups.yaml"
+"$strata" run "$tmp/ups.yaml" --format markdown >"$tmp/ups.md" 2>/dev/null
+"$strata" run "$tmp/ups.yaml" --format html >"$tmp/ups.html" 2>/dev/null
+ok 'grep -q "^| UPS load | [0-9.]*% | power.ups.load |" "$tmp/ups.md" && grep -q ">UPS load</td>" "$tmp/ups.html" && "$strata" run "$tmp/ups.yaml" 2>/dev/null | grep -q "UPS [0-9.]* [kM]*W at [0-9.]*% load"' "run: a stated UPS rating, a plain load in every format"
 "$strata" run "$rack" --format nope >/dev/null 2>"$tmp/e"; rc=$?
 ok '[ $rc -eq 2 ] && grep -q "text, json, html, markdown or csv" "$tmp/e"' "run: unknown format"
 "$strata" run "$rack" --format html -o /dev/full 2>"$tmp/e"; rc=$?
