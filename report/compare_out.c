@@ -127,16 +127,13 @@ static int shown(const st_compare_row *rows, size_t n, size_t k)
     return n > 0;
 }
 
-/* A figure in a table cell: a share in percent, a mean count (fragmented GPUs) at 4 significant
- * digits as the HTML shows it (0.0003385, where two decimals read 0.00), else in its unit. */
+/* A figure in a table cell as the HTML and the summary show it (st_fig_number_text): a share in
+ * percent at 4 significant digits (55.6%, which the summary says, not a table's 55.60%), a mean
+ * count (fragmented GPUs) at 4 significant digits (0.0003385, where two decimals read 0.00),
+ * money grouped (2,221,000 USD), else in its unit. */
 static void one_cell(char *buf, size_t n, double v, const st_fig *f)
 {
-    if (f->unit == ST_FU_SHARE)
-        snprintf(buf, n, "%.2f%%", v * 100);
-    else if (f->unit == ST_FU_NUMBER || f->unit == ST_FU_MONEY) /* money grouped: 2,221,000 USD */
-        st_fig_number_text(f->unit, v, buf, n);
-    else
-        st_unit_format(v, st_fig_unit_dim(f->unit), buf, n);
+    st_fig_number_text(f->unit, v, buf, n);
 }
 
 /* A figure, with its spread when there are replicas ("5.2 h ±0.3 h"); a count from 10,000 up
@@ -239,16 +236,17 @@ static void pools_table(FILE *out, const st_compare_row *rows, size_t n, int md)
                 snprintf(a, sizeof a, "-");
             st_fig_text jobs = st_fig_plain((double)p->jobs),
                         fin = st_fig_plain((double)p->finished);
+            char util[ST_FIG_TEXT_MAX]; /* a share as the table above and the summary say one */
+            st_fig_number_text(ST_FU_SHARE, p->utilization, util, sizeof util);
             if (md) {
                 fputs("| ", out);
                 st_report_md_cell(out, rows[i].label);
                 fputs(" | ", out);
                 st_report_md_cell(out, rows[i].pool_cfg[k].name);
-                fprintf(out, " | %s | %s | %s | %.2f%% |\n", jobs.s, fin.s, a,
-                        100 * p->utilization);
+                fprintf(out, " | %s | %s | %s | %s |\n", jobs.s, fin.s, a, util);
             } else {
-                fprintf(out, "%-*s  %-*s  %6s  %8s  %10s  %7.2f%%\n", w, rows[i].label, wp,
-                        rows[i].pool_cfg[k].name, jobs.s, fin.s, a, 100 * p->utilization);
+                fprintf(out, "%-*s  %-*s  %6s  %8s  %10s  %8s\n", w, rows[i].label, wp,
+                        rows[i].pool_cfg[k].name, jobs.s, fin.s, a, util);
             }
         }
 }

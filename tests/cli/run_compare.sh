@@ -15,7 +15,7 @@ q=scenarios/examples/queue.yaml
 "$strata" compare --help >"$tmp/h" 2>&1; rc=$?
 ok '[ $rc -eq 0 ] && grep -q "^usage: strata compare FILE" "$tmp/h"' "--help"
 # The help's useful utilisation is what is computed: failures' costs come off it too (cluster
-# failures with no preemption: fifo's useful 58.50% under its 67.88% utilisation).
+# failures with no preemption: fifo's useful 58.5% under its 67.88% utilisation).
 tr '\n' ' ' <"$tmp/h" >"$tmp/h1"
 ok 'grep -q "useful (GPU-seconds held less preemptions. saves and restores and what failures cost, over GPUs x makespan" "$tmp/h1"' "--help: useful less failures' costs"
 # Its replicas' seeds start at the seed (--seed 5 --replicas 3: seeds 5-7), not at N.
@@ -165,5 +165,11 @@ ok 'head -1 "$tmp/csv.err" | grep -q "^scenarios/traces/muri_philly/trace1.csv:1
 "$strata" compare scenarios/examples/serve-beside-training.yaml --format markdown >"$tmp/sb.md" 2>/dev/null
 ok '[ "$(tail -1 "$tmp/sb.txt")" = "$(sed -n 3p "$tmp/sb.md")" ]' "compare: the text ends with the markdown's summary"
 ok 'grep -q "; most service requests within their targets: srtf, srsf and fair-share (100%; 0% under fifo, backfill, sjf and 3 others)\. srtf, srsf and fair-share pay for their lead with preemptions 1 against 0\.$" "$tmp/sb.txt"' "compare: the summary says the services' share and names every tied leader"
+# A share reads the same in the table as in the summary (4 significant digits, st_unit_percent):
+# the table said 100.00% and 0.00% where the summary said 100% and 0%, and a pool's utilisation
+# 40.90% where its HTML says 40.9%.
+ok 'awk "\$1 == \"srtf\"" "$tmp/sb.txt" | grep -q " 100%  " && awk "\$1 == \"fifo\"" "$tmp/sb.txt" | grep -q " 0%  " && grep -q "^| srtf .* | *100% | " "$tmp/sb.md" && ! grep -q "0\.00%" "$tmp/sb.txt" "$tmp/sb.md"' "compare: the table's shares as the summary writes them"
+"$strata" compare scenarios/examples/mixed-h100-b200.yaml --policies fifo >"$tmp/mh.txt" 2>/dev/null
+ok 'grep -q "^fifo  *h100  *3  *3  *19.63 min  *40.9%$" "$tmp/mh.txt"' "compare: a pool's utilisation as every share is written"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
