@@ -200,7 +200,6 @@ static int run_muri(const st_scn *s, const char *policy, st_compare_row *row)
     row->policy = policy;
     row->placement = "muri-yarn";
     st_compare_fill(row, NULL, NULL);
-    st_snprintf(row->label, sizeof row->label, "%s", policy);
     return 0;
 }
 
@@ -236,8 +235,6 @@ static int run_one(const st_scn *s, uint64_t seed, const char *policy, const cha
             row->band_lo = first || f->band.lo < row->band_lo ? f->band.lo : row->band_lo;
             row->band_hi = f->band.hi > row->band_hi ? f->band.hi : row->band_hi;
         }
-        st_snprintf(row->label, sizeof row->label, placement ? "%s, %s" : "%s", row->policy,
-                    row->placement);
         row->waits_h = st_xmalloc((run.cluster.n ? run.cluster.n : 1) * sizeof *row->waits_h);
         row->n_waits = st_report_waits_h(&run.cluster, row->waits_h);
         if (run.cluster.n_pool > 0) { /* each pool's share, named by the scenario's pools */
@@ -359,6 +356,7 @@ static int compare_all(const cmp_opts *o, const st_scn *s, const char **names, s
     }
     n *= n_pl;
     if (!rc) {
+        st_compare_label_rows(rows, n); /* as the summary names them: "fifo/pack" */
         st_compare_doc doc = {st_scn_name(s), seed, o->replicas, o->placements, rows, n};
         char *text = st_compare_render(&doc, (st_compare_format)o->format), why[512];
         if (o->output && st_cli_write_atomic(o->output, text, strlen(text), why, sizeof why)) {

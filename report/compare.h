@@ -5,6 +5,7 @@
 #ifndef ST_REPORT_COMPARE_H
 #define ST_REPORT_COMPARE_H
 
+#include <cjson/cJSON.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +58,17 @@ size_t st_compare_figs(const st_fig **figs);
  * services' share of requests within their targets (NULL: no service states one). */
 void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy,
                      const st_run_serving *serving);
+
+/* What every format calls a row (the tables, the summary, the HTML's and the CDF's legend): its
+ * policy, or "policy/placement" where placements is nonzero, the rows running more than one
+ * placement. Malloc'd. */
+char *st_compare_row_name(const char *policy, const char *placement, int placements);
+
+/* Whether the rows of compare's JSON policies array pols run more than one placement. */
+int st_compare_placements_differ(const cJSON *pols);
+
+/* Each of rows[0 .. n)'s label, its name (st_compare_row_name) as the rows' placements ask. */
+void st_compare_label_rows(st_compare_row *rows, size_t n);
 
 /* The forms of compare's table (--format), in the order its usage names them. */
 typedef enum st_compare_format {

@@ -14,9 +14,19 @@
 #include "sim/strfmt.h"
 #include "sim/xalloc.h"
 
-/* Cell k of row p (policies[i]): its text, with replicas "MEAN ± SD" from p's spread.KEY, the
- * data attributes those of the mean, which is the JSON's value at the key. */
-static void policy_cell(FILE *out, const cJSON *p, const cJSON *k, size_t i)
+/* Row p's name as every format names it (st_compare_row_name), the rows those of pols. */
+static char *row_name(const cJSON *pols, const cJSON *p)
+{
+    const cJSON *pol = cJSON_GetObjectItemCaseSensitive(p, "policy"),
+                *pl = cJSON_GetObjectItemCaseSensitive(p, "placement");
+    return st_compare_row_name(cJSON_IsString(pol) ? pol->valuestring : "",
+                               cJSON_IsString(pl) ? pl->valuestring : "",
+                               st_compare_placements_differ(pols));
+}
+
+/* Cell k of row p (policies[i]), named who: its text, with replicas "MEAN ± SD" from p's
+ * spread.KEY, the data attributes those of the mean, which is the JSON's value at the key. */
+static void policy_cell(FILE *out, const cJSON *p, const cJSON *k, size_t i, const char *who)
 {
     char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX], sb[ST_REPORT_VALUE_MAX];
     char *path = st_xasprintf("policies[%zu].%s", i, k->string);
@@ -42,9 +52,7 @@ static void policy_cell(FILE *out, const cJSON *p, const cJSON *k, size_t i)
         /* on hover, whose figure it is: "srtf: Makespan", its heading scrolled away */
         char *generic = st_xasprintf("policies[].%s", k->string);
         const st_fig *f = st_fig_find(ST_DOC_COMPARE, generic);
-        const cJSON *pol = cJSON_GetObjectItemCaseSensitive(p, "policy");
-        char *name = st_xasprintf("%s: %s", cJSON_IsString(pol) ? pol->valuestring : "",
-                                  f ? f->label : k->string);
+        char *name = st_xasprintf("%s: %s", who, f ? f->label : k->string);
         char *both =
             cJSON_IsNumber(s)
                 ? st_xasprintf("%s ± %s", text,
@@ -78,11 +86,12 @@ static void band_table(FILE *out, const cJSON *pols)
     st_html_table_begin(out, "table-within-band", heads, 2);
     size_t i = 0;
     for (const cJSON *p = pols->child; p; p = p->next, i++) {
-        const cJSON *label = cJSON_GetObjectItemCaseSensitive(p, "policy");
+        char *who = row_name(pols, p);
         st_html_row_begin(out);
-        st_html_cell(out, cJSON_IsString(label) ? label->valuestring : "");
-        policy_cell(out, p, cJSON_GetObjectItemCaseSensitive(p, "within_band"), i);
+        st_html_cell(out, who);
+        policy_cell(out, p, cJSON_GetObjectItemCaseSensitive(p, "within_band"), i, who);
         st_html_row_end(out);
+        free(who);
     }
     st_html_table_end(out);
 }
@@ -106,11 +115,11 @@ static void pools_table(FILE *out, const cJSON *pols)
     char tb[ST_REPORT_VALUE_MAX], eb[ST_REPORT_VALUE_MAX];
     for (const cJSON *p = pols->child; p; p = p->next, i++) {
         size_t k = 0;
-        const cJSON *label = cJSON_GetObjectItemCaseSensitive(p, "policy");
+        char *who = row_name(pols, p);
         for (const cJSON *e = cJSON_GetObjectItemCaseSensitive(p, "pools")->child; e;
              e = e->next, k++) {
             st_html_row_begin(out);
-            st_html_cell(out, cJSON_IsString(label) ? label->valuestring : "");
+            st_html_cell(out, who);
             const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
             st_html_cell(out, cJSON_IsString(name) ? name->valuestring : "");
             for (int c = 0; c < 4; c++) {
@@ -122,6 +131,7 @@ static void pools_table(FILE *out, const cJSON *pols)
             }
             st_html_row_end(out);
         }
+        free(who);
     }
     st_html_table_end(out);
 }
@@ -146,11 +156,13 @@ static void policy_table(FILE *out, const cJSON *pols)
         }
     st_html_table_begin(out, "table-policies", heads, nk);
     for (const cJSON *p = pols->child; p; p = p->next, i++) {
+        char *who = row_name(pols, p); /* on hover, "srtf/pack: Makespan" */
         st_html_row_begin(out);
         for (const cJSON *k = p->child; k; k = k->next)
             if (!own_table(k))
-                policy_cell(out, p, k, i);
+                policy_cell(out, p, k, i, who);
         st_html_row_end(out);
+        free(who);
     }
     st_html_table_end(out);
     free(heads);

@@ -12,6 +12,7 @@
 #include "report/report.h"
 #include "sim/strfmt.h"
 #include "sim/units.h"
+#include "sim/utf8.h"
 #include "sim/xalloc.h"
 
 size_t st_compare_figs(const st_fig **figs)
@@ -54,6 +55,35 @@ void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy,
             base = NULL;
         r->has[k] = base != NULL;
         r->v[k] = base ? st_fig_read(figs[k], base) : 0;
+    }
+}
+
+char *st_compare_row_name(const char *policy, const char *placement, int placements)
+{
+    return placements ? st_xasprintf("%s/%s", policy, placement) : st_xstrdup(policy);
+}
+
+int st_compare_placements_differ(const cJSON *pols)
+{
+    for (const cJSON *p = pols ? pols->child : NULL; p && p->next; p = p->next) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, "placement"),
+                    *b = cJSON_GetObjectItemCaseSensitive(p->next, "placement");
+        if (cJSON_IsString(a) != cJSON_IsString(b) ||
+            (cJSON_IsString(a) && strcmp(a->valuestring, b->valuestring) != 0))
+            return 1;
+    }
+    return 0;
+}
+
+void st_compare_label_rows(st_compare_row *rows, size_t n)
+{
+    int placements = 0;
+    for (size_t i = 1; i < n; i++)
+        placements |= strcmp(rows[i].placement, rows[i - 1].placement) != 0;
+    for (size_t i = 0; i < n; i++) {
+        char *name = st_compare_row_name(rows[i].policy, rows[i].placement, placements);
+        st_snprintf(rows[i].label, sizeof rows[i].label, "%s", name);
+        free(name);
     }
 }
 

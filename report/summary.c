@@ -11,6 +11,7 @@
 
 #include "models/forecast/band.h"
 #include "planner/sweep.h"
+#include "report/compare.h"
 #include "report/report.h"
 #include "sim/strfmt.h"
 #include "sim/units.h"
@@ -461,11 +462,11 @@ char *st_summary_run(const st_report *rep, const cJSON *t)
     return st_report_close(out, &buf);
 }
 
-/* A policy's name in the sentence: with placements that differ, "policy/placement". */
+/* A policy's name in the sentence as every format of compare names its row: with placements
+ * that differ, "policy/placement" (st_compare_row_name). */
 static char *policy_name(const cJSON *p, int placements)
 {
-    return placements ? st_xasprintf("%s/%s", str(p, "policy"), str(p, "placement"))
-                      : st_xstrdup(str(p, "policy"));
+    return st_compare_row_name(str(p, "policy"), str(p, "placement"), placements);
 }
 
 /* Whether policy p's within_band list (the figures within the error band of the best,
@@ -751,9 +752,7 @@ char *st_summary_compare(const cJSON *t)
     const cJSON *pols = get(t, "policies");
     char *buf;
     size_t len, n = (size_t)cJSON_GetArraySize(pols);
-    int placements = 0;
-    for (const cJSON *p = pols->child; p && p->next; p = p->next)
-        placements |= strcmp(str(p, "placement"), str(p->next, "placement")) != 0;
+    int placements = st_compare_placements_differ(pols);
     FILE *out = st_report_open(&buf, &len);
     char n1[ST_REPORT_VALUE_MAX];
     double jobs = pols->child ? num(pols->child, "jobs") : 0.0;

@@ -152,6 +152,14 @@ done
 "$strata" compare scenarios/examples/placement-speed.yaml --policies fifo,backfill \
     --placements pack,topology-aware --format markdown >"$tmp/tp2.md" 2>/dev/null
 ok 'sed -n 3p "$tmp/tp2.md" | grep -q "^2 policies under 2 placements (4 runs) on the same 2 jobs;.* makespan the same under every run "' "compare: placements' runs that read the same"
+# A run under --placements has one name in every format, the summary's (st_compare_row_name):
+# the tables said "fifo, pack" where the summary said "fifo/pack", and the HTML's band and pool
+# tables "fifo" for either run.
+"$strata" compare scenarios/examples/placement-speed.yaml --policies fifo,backfill \
+    --placements pack,topology-aware >"$tmp/tp2.txt" 2>/dev/null
+"$strata" compare scenarios/examples/placement-speed.yaml --policies fifo,backfill \
+    --placements pack,topology-aware --format html >"$tmp/tp2.html" 2>/dev/null
+ok '[ "$(grep -c "^backfill/topology-aware  " "$tmp/tp2.txt")" -eq 1 ] && grep -q "^| backfill/topology-aware *| " "$tmp/tp2.md" && ! grep -q ", pack\|, topology-aware" "$tmp/tp2.txt" "$tmp/tp2.md" && grep -q "<td>backfill/topology-aware</td>" "$tmp/tp2.html" && grep -q "title=\"backfill/topology-aware: Makespan\"" "$tmp/tp2.html"' "compare: a run's name the same in the table, the summary and the HTML"
 # A CSV given as the scenario (a trace, say) is said to look like one: it read "value of 96078
 # bytes exceeds the limit of 65536 bytes", the YAML reader's word for its one long value.
 "$strata" compare scenarios/traces/muri_philly/trace1.csv >/dev/null 2>"$tmp/csv.err"
