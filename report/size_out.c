@@ -92,11 +92,25 @@ enum {
     C_CKPT,
     C_MEM,
     C_KEPT,
+    /* the plan's whole numbers, grouped as every count the reports show (16,384, not 16384) */
+    C_NODES,
+    C_GPUS,
+    C_TP,
+    C_PP,
+    C_DP,
+    C_EP,
+    C_VS,
+    C_MB,
     C__N
 };
-static const char *const COL_HEAD[C__N] = {"step",       "train",     "band",      "conf",
-                                           "power",      "heat",      "air_heat",  "liquid_heat",
-                                           "ckpt_every", "mem_every", "kept_power"};
+static const char *const COL_HEAD[C__N] = {
+    "step",        "train",      "band",      "conf",       "power", "heat", "air_heat",
+    "liquid_heat", "ckpt_every", "mem_every", "kept_power", "nodes", "gpus", "tp",
+    "pp",          "dp",         "ep",        "vs",         "mb"};
+/* The least width of a column: the whole numbers' widths of a table of small plans, so that a
+ * plan of a few nodes reads as it always has; 0 for the rest, as wide as their heading. */
+static const int COL_MIN[C__N] = {[C_NODES] = 6, [C_GPUS] = 6, [C_TP] = 3, [C_PP] = 3,
+                                  [C_DP] = 5,    [C_EP] = 4,   [C_VS] = 2, [C_MB] = 2};
 
 /* Row f's cells of those columns ("-" where it has none), and the widths every table shares. */
 typedef struct row_cells {
@@ -132,6 +146,9 @@ static void cells_of(const st_size_cfg *f, row_cells *rc)
              f->ckpt_every_s > 0);
     dim_cell(rc->c[C_MEM], sizeof rc->c[C_MEM], f->mem_every_s, ST_DIM_TIME, f->mem_every_s > 0);
     dim_cell(rc->c[C_KEPT], sizeof rc->c[C_KEPT], f->kept_w, ST_DIM_POWER, 1);
+    const int64_t whole[] = {f->nodes, f->gpus, f->tp, f->pp, f->dp, f->ep, f->vs, f->mb};
+    for (int c = C_NODES; c <= C_MB; c++)
+        snprintf(rc->c[c], sizeof rc->c[c], "%s", st_fig_plain((double)whole[c - C_NODES]).s);
 }
 
 /* The widths of those columns over the rows the tables show (the ranked table's first --top and
@@ -140,7 +157,7 @@ static col_widths widths_of(const st_size_report *rp, const st_size_result *r)
 {
     col_widths cw;
     for (int c = 0; c < C__N; c++)
-        cw.w[c] = (int)strlen(COL_HEAD[c]);
+        cw.w[c] = (int)strlen(COL_HEAD[c]) > COL_MIN[c] ? (int)strlen(COL_HEAD[c]) : COL_MIN[c];
     for (size_t i = 0; i < r->n; i++) {
         if (i >= rp->top && !r->cfg[i].front)
             continue;
@@ -160,7 +177,11 @@ static void put_col(sbuf *b, const col_widths *cw, int c, const char *s)
 
 static void text_header(sbuf *b, const st_size_report *rp, const col_widths *cw)
 {
-    put(b, "rank  nodes   gpus  tp  pp    dp %svs mb recompute ", rp->experts ? "  ep " : "");
+    put(b, "rank ");
+    for (int c = C_NODES; c <= C_MB; c++)
+        if (c != C_EP || rp->experts)
+            put_col(b, cw, c, COL_HEAD[c]);
+    put(b, "recompute ");
     for (int c = C_STEP; c <= C_BAND; c++)
         put_col(b, cw, c, COL_HEAD[c]);
     if (rp->spec->confidence > 0)
@@ -245,12 +266,11 @@ static void text_row(sbuf *b, const st_size_report *rp, const st_size_cfg *f, si
         st_fig_money(f->cost_usd, cost, sizeof cost);
     row_cells rc;
     cells_of(f, &rc);
-    put(b, "%4zu %6lld %6lld %3lld %3lld %5lld ", rank, (long long)f->nodes, (long long)f->gpus,
-        (long long)f->tp, (long long)f->pp, (long long)f->dp);
-    if (rp->experts)
-        put(b, "%4lld ", (long long)f->ep);
-    put(b, "%2lld %2lld %-9s ", (long long)f->vs, (long long)f->mb,
-        st_recompute_names[f->recompute]);
+    put(b, "%4zu ", rank);
+    for (int c = C_NODES; c <= C_MB; c++)
+        if (c != C_EP || rp->experts)
+            put_col(b, cw, c, rc.c[c]);
+    put(b, "%-9s ", st_recompute_names[f->recompute]);
     for (int c = C_STEP; c <= C_BAND; c++)
         put_col(b, cw, c, rc.c[c]);
     if (rp->spec->confidence > 0)
@@ -716,9 +736,9 @@ static void text(sbuf *b, const st_size_report *rp, const st_size_result *r)
     if (rp->failures)
         put(b,
             "failures: time to train and goodput are Daly's expected (a closed form near the mean "
-            "of strata run's --replicas, not one life's draw) at the best of %lld checkpoint "
+            "of strata run's --replicas, not one life's draw) at the best of %s checkpoint "
             "cadences weighed\n",
-            (long long)r->cadences);
+            st_fig_plain((double)r->cadences).s);
     if (r->n > 0 && r->cfg[0].spares_held >= 0)
         put(b,
             "spares: %s node%s kept beside each row's own, priced and counted in a GPU budget; "

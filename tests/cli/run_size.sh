@@ -295,6 +295,12 @@ expect "size text: in-memory cadence a few steps, under the persistent one" 1 \
     "$(awk -v m="${lm_mem:-0}" -v s="${lm_step:-0}" -v p="${lm_ckpt:-0}" \
         'BEGIN {print (s > 0 && m >= s && m <= 10 * s && m < p)}')"
 expect "size text: no in-memory column without checkpoint.memory" 0 "$(grep -c 'mem_every' "$tmp/a.txt")"
+# The table's whole numbers are grouped as every count in the reports (16,384 GPUs, as the
+# Markdown, the HTML and the counts line say it; it read 16384), under headings that still align,
+# while the CSV keeps the raw 16384 (above).
+expect "size text: the plan's numbers grouped" "2048 16,384 8 16 128" \
+    "$(first_row "$tmp/lm.txt" | awk '{print $2, $3, $4, $5, $6}')"
+expect "size text: a grouped column under its heading" "16,384" "$(text_col "$tmp/lm.txt" gpus | head -1)"
 
 # The audit's memory headroom (audit.memory_headroom, 10% by default): the text names exactly the
 # rows shown that leave less of their HBM free, by the JSON's own figures, whose capacity is the
