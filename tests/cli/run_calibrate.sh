@@ -259,6 +259,19 @@ grep -q "upper.csv:1:1: error: GEMM sweep '.*upper.csv' (m, n, k, precision and 
 gemm semi 'm;n;k;precision;time_us\n8192;8192;8192;bf16;1500\n'
 grep -q "semi.csv:1:1: error: .* it reads 'm;n;k;precision;time_us' as one column; the file's columns are separated by commas, not semicolons" "$tmp/e" ||
     bad "a header of semicolons: message $(cat "$tmp/e")"
+# A line past 64 KiB (scenarios/csv_in.h) was read cut there and its rest skipped: a row of
+# 70,000 spaces after its time was a GEMM, and a header's columns past the cut were missed. It
+# is refused as the job traces refuse one (tests/cli/run_trace_files.sh), at its start.
+awk 'NR == 3 { s = ""; for (i = 0; i < 70000; i++) s = s " "; $0 = $0 s } { print }' $run_gemm >"$tmp/long.csv"
+"$strata" calibrate $mpt --gemm "$tmp/long.csv" >/dev/null 2>"$tmp/e"
+expect "a GEMM row past 64 KiB exits 2" 2 $?
+expect "a GEMM row past 64 KiB says so" \
+    "$tmp/long.csv:3:1: error: malformed GEMM row: a row longer than 65536 bytes" "$(head -1 "$tmp/e")"
+awk 'NR == 1 { s = ""; for (i = 0; i < 70000; i++) s = s "x"; $0 = s "," $0 } { print }' $run_gemm >"$tmp/longhead.csv"
+"$strata" calibrate $mpt --gemm "$tmp/longhead.csv" >/dev/null 2>"$tmp/e"
+expect "a GEMM header past 64 KiB exits 2" 2 $?
+expect "a GEMM header past 64 KiB says so" \
+    "$tmp/longhead.csv:1:1: error: malformed header row: a row longer than 65536 bytes" "$(head -1 "$tmp/e")"
 # A header quoted as RFC 4180 writes it (a spreadsheet's export) is read, as the job traces read
 # one: it was "'m' is missing". A row with both time_us and tflops that disagree is refused at
 # its tflops field; before, time_us was taken without a word.
