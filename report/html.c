@@ -57,6 +57,10 @@ static const char style[] =
      * a fixed share of the page a column, so that no column is cut off at the page's edge. */
     "div.table-box.wide table{font-size:0.85em}"
     "div.table-box.wide th,div.table-box.wide td{padding:2px 5px}"
+    /* its cells on one line each: a text cell of a 40-column table ("14.91 min to 32.94 min",
+     * "spine-leaf") was squeezed to its longest word and wrapped, each row ~110 px tall; the box
+     * scrolls sideways instead */
+    "div.table-box.wide td{white-space:nowrap}"
     "div.table-box.wide tr>:first-child{position:sticky;left:0;z-index:1;background:#fff;"
     "box-shadow:inset -1px 0 0 #999}"
     "div.table-box.wide th:first-child{background:#f0f3f7}"
@@ -76,6 +80,7 @@ static const char style[] =
     "div.table-box.wide{page:wide}"
     "div.table-box.wide table{font-size:7pt;width:100%;table-layout:fixed}"
     "div.table-box.wide th,div.table-box.wide td{padding:1px 3px;overflow-wrap:anywhere}"
+    "div.table-box.wide td{white-space:normal}" /* printed, the page's width is all there is */
     "div.table-box.wide tr>:first-child{position:static;box-shadow:none}"
     "dl.terms{grid-template-columns:fit-content(12em) 1fr;font-size:9pt}"
     "dl.terms dt,dl.terms dd{break-inside:avoid}}";

@@ -88,6 +88,20 @@ for page in run-llama run-philly run-serve run-diurnal compare-philly sweep-quic
     size-quickstart size-serve run-long-names; do
     check_page "$page" "$tmp/$page.html"
 done
+# A wide table's rows are one line tall: size's ranked table (33 columns) squeezed its text cells
+# ("14.91 min to 32.94 min") to their longest word, and each row was 81 px (110 px at 40
+# columns); its box scrolls sideways instead. The tallest body row of the table, at most 40 px.
+rows_probe='<script>window.addEventListener("load",function(){var t=document.getElementById("table-ranked"),h=0;if(t)t.querySelectorAll("tbody tr").forEach(function(r){h=Math.max(h,r.getBoundingClientRect().height);});document.documentElement.setAttribute("data-rows","tallest="+Math.round(h));});</script>'
+n=$((n + 1))
+sed "s|</body>|$rows_probe</body>|" "$tmp/size-quickstart.html" >"$tmp/rows.probe.html"
+tallest=$(chrome --window-size=$width,900 --virtual-time-budget=5000 \
+    --dump-dom "file://$tmp/rows.probe.html" | sed -n 's/.*data-rows="tallest=\([0-9]*\)".*/\1/p' | head -1)
+if [ -z "$tallest" ] || [ "$tallest" -eq 0 ] || [ "$tallest" -gt 40 ]; then
+    echo "FAIL size-quickstart: the ranked table's tallest row is ${tallest:-unmeasured} px (at most 40)"
+    fail=$((fail + 1))
+else
+    echo "ok   size-quickstart: the ranked table's rows are one line ($tallest px)"
+fi
 # Printed (--print-to-pdf, US Letter): a wide table keeps every column on the page, none cut off
 # at its edge. Compare's table of policies, a column per figure, is the widest of fixed width:
 # the number in each row's last three cells (Useful GPU utilisation, Cluster energy, ...) must be

@@ -226,6 +226,10 @@ ok '[ "$(curve0 | grep -o "middle\">[a-z0-9-]*<" | tr "\n" " ")" = "middle\">h10
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format json >"$tmp/z.json" 2>/dev/null
 ok '$check html "$tmp/z.html" "$tmp/z.json" size-pareto 100 quickstart' "size: html against json"
 ok 'unterm "$tmp/z.html" | grep -q "id=\"summary\">Best for the gpu-hours goal: 8 GPUs (1 node, tp 1, pp 1, dp 8) train finetune in " && grep -q "<th>Time to train</th>" "$tmp/z.html"' "size: the answer in words, columns by their labels"
+# the ranked table's 33 columns scroll in their box, each cell on one line: its text cells
+# ("14.91 min to 32.94 min") were squeezed to their longest word, each row ~110 px tall; printed,
+# they wrap again to fit the page (tests/cli/check_browser.sh measures the rows)
+ok 'grep -q "<div class=\"table-box wide\"><table id=\"table-ranked\"" "$tmp/z.html" && grep -q "div.table-box{max-width:100%;overflow-x:auto;" "$tmp/z.html" && grep -q "div.table-box.wide td{white-space:nowrap}" "$tmp/z.html" && grep -q "@media print{.*div.table-box.wide td{white-space:normal}" "$tmp/z.html"' "size: the wide table scrolls, its cells unwrapped"
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format csv >"$tmp/z.csv" 2>/dev/null
 ok 'head -1 "$tmp/z.csv" | grep -q "^table,rank,nodes,gpus" && [ "$(grep -c "^ranked," "$tmp/z.csv")" -eq 10 ] && grep -q "^front," "$tmp/z.csv"' "size: csv"
 "$strata" size scenarios/examples/quickstart.yaml --deadline 1h --format markdown >"$tmp/z.md" 2>/dev/null
