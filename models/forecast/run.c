@@ -142,13 +142,15 @@ static int slowest(const int64_t *m, const double *tau, int n, double *top, doub
  * batch from its replicas' even steps alone[k], taken as m_even micro-batches of alone[k] /
  * m_even each. From the even split, micro-batches move from the pool that paces the step to the
  * one that would then end soonest, in the least whole exchange (lcm(dp_s, dp_j) sequences of
- * micro-batch mb: the batch stays whole), while that shortens the longest; each move costs a
- * pass over the pools. Returns the shares (malloc'd), or NULL where a pool's step is unknown
- * (its type cannot hold the plan) or the even split is already the best. */
+ * micro-batch mb: the batch stays whole; pp times that under interleaving, whose schedule runs a
+ * replica's micro-batches in groups of pp, st_plan_check_batch), while that shortens the
+ * longest; each move costs a pass over the pools. Returns the shares (malloc'd), or NULL where a
+ * pool's step is unknown (its type cannot hold the plan) or the even split is already the best. */
 static int64_t *balance(const st_workload_cfg *w, const double *alone, int64_t mb, int n)
 {
     const st_parallel_cfg *p = &w->parallel;
     int64_t rep = p->tp * p->cp * p->pp, dp = w->gpus / rep, m_even = w->global_batch / (dp * mb);
+    int64_t u = p->virtual_stages > 1 ? p->pp : 1; /* micro-batches move u at a time */
     int64_t *m = st_xcalloc((size_t)n, sizeof *m), *d = st_xcalloc((size_t)n, sizeof *d);
     double *tau = st_xcalloc((size_t)n, sizeof *tau), top, rest;
     int ok = m_even > 0, moved = 0;
@@ -165,7 +167,7 @@ static int64_t *balance(const st_workload_cfg *w, const double *alone, int64_t m
         for (int j = 0; j < n; j++) {
             if (!m[j] || j == s)
                 continue;
-            int64_t l = d[s] / st_gcd(d[s], d[j]) * d[j], ds = l / d[s], dj = l / d[j];
+            int64_t l = d[s] / st_gcd(d[s], d[j]) * d[j], ds = u * l / d[s], dj = u * l / d[j];
             if (m[s] - ds < 1)
                 continue;
             double t = fmax(rest, fmax((double)(m[s] - ds) * tau[s], (double)(m[j] + dj) * tau[j]));
@@ -177,8 +179,8 @@ static int64_t *balance(const st_workload_cfg *w, const double *alone, int64_t m
         if (best < 0)
             break;
         int64_t l = d[s] / st_gcd(d[s], d[best]) * d[best];
-        m[s] -= l / d[s];
-        m[best] += l / d[best];
+        m[s] -= u * l / d[s];
+        m[best] += u * l / d[best];
         moved = 1;
     }
     int64_t *batch = ok && moved ? st_xcalloc((size_t)n, sizeof *batch) : NULL;

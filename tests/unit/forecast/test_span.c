@@ -171,6 +171,33 @@ START_TEST(test_a_balanced_split_finds_the_shares)
 }
 END_TEST
 
+/* Under interleaving a replica's micro-batches run in groups of pp (Megatron's schedule), so
+ * the balance moves them pp at a time: every pool's share a multiple of pp micro-batches, and
+ * the job runs (moving one at a time, it stopped at a share the plan check refuses). The same
+ * pools, a Llama 3 8B job of tp 2, pp 2 interleaved twice, dp 4: 2 replicas a pool. */
+START_TEST(test_a_balanced_split_keeps_interleavings_groups)
+{
+    const char *t =
+        "version: 1\nname: s\nseed: 1\ncluster:\n  pools:\n"
+        "    - { name: h100, gpu: h100-sxm, nodes: 2 }\n    - { name: b200, gpu: b200, nodes: 2 }\n"
+        "  gpus_per_node: 8\n  racks: { nodes_per_rack: 4 }\n"
+        "workloads:\n  - { name: j, model: llama3-8b, seq_len: 8192, global_batch: 16, gpus: 16,\n"
+        "      parallel: { tp: 2, pp: 2, virtual_stages: 2, dp: 4, microbatch: 1, zero: 1,\n"
+        "                  recompute: selective }, steps: 100,\n"
+        "      pool: { h100: 8, b200: 8 }, pool_batch: balanced }\n";
+    st_scn *sb = NULL;
+    st_run b;
+    run_text(t, &sb, &b);
+    const st_forecast *f = &b.f[0];
+    ck_assert(f->has_step && f->pool_batch);
+    /* micro-batch 1 on 2 replicas: a pool's share of B sequences is B / 2 micro-batches each */
+    ck_assert_int_eq((f->pool_batch[0] / 2) % 2, 0);
+    ck_assert_int_eq((f->pool_batch[1] / 2) % 2, 0);
+    ck_assert(f->pool_batch[1] > f->pool_batch[0]);
+    finish(&b, sb);
+}
+END_TEST
+
 Suite *span_suite(void)
 {
     Suite *s = suite_create("span");
@@ -180,6 +207,7 @@ Suite *span_suite(void)
     tcase_add_test(tc, test_a_plan_one_type_cannot_hold_does_not_run);
     tcase_add_test(tc, test_an_uneven_split_runs_each_pools_share);
     tcase_add_test(tc, test_a_balanced_split_finds_the_shares);
+    tcase_add_test(tc, test_a_balanced_split_keeps_interleavings_groups);
     suite_add_tcase(s, tc);
     return s;
 }
