@@ -53,6 +53,9 @@ ok 'grep -q "title=\"Breaker headroom (JSON key power.racks.headroom_a)\">Breake
 # the text writes a checkpoint's times in the unit that reads best, as the HTML does (5.419 ms,
 # not 0.005419 s)
 ok '"$strata" run scenarios/examples/llama3-405b-16k.yaml 2>/dev/null | grep -q "^  saves     async every 1.631 h (auto: Daly, 860 steps): stall 5.419 ms, restorable after 2.847 s, restore 818.1 ms$"' "text: checkpoint times as the HTML writes them"
+# the life the headline gives is one draw: with replicas the text says where it sits among them
+# (on the 405B example, below their P10); alone it says nothing of them
+ok '"$strata" run scenarios/examples/llama3-405b-16k.yaml --replicas 20 2>/dev/null | grep -q "^            one life: replica 0 of the 20 below, its wall below their P10$" && ! "$strata" run scenarios/examples/llama3-405b-16k.yaml 2>/dev/null | grep -q "one life:"' "text: the headline life placed among the replicas"
 # the UPS's load, 100% of a rating the plant sized to the peak, says so as the text does; the
 # spectrum is titled for the waveform it is of
 ok 'grep -q ">UPS load, of a rating sized to the peak</td>" "$tmp/r.html" && grep -q "<title>Spectrum of the IT and distribution power" "$tmp/r.html"' "run: the UPS load's qualifier, the spectrum's title"
