@@ -392,6 +392,13 @@ int st_cal_nccl_read(const char *path, const char *op_name, st_cal_nccl *out, st
                             "expected a line of text, as nccl-tests prints, found a NUL byte");
             break;
         }
+        if (c.overlong) { /* cut at 64 KiB, its rest skipped: refused, as the CSV readers do */
+            rc = st_err_set(err, ST_EINVAL, (st_loc){path, c.line, 1},
+                            "expected a line of text, as nccl-tests prints, found a line longer "
+                            "than %d bytes",
+                            ST_CSV_MAX_LINE);
+            break;
+        }
         char line[256], t[64], host[128];
         unsigned col;
         snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), p);

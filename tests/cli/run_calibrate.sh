@@ -221,6 +221,10 @@ refused_log badtype "${r8g}s/ float / floatyy /" "an nccl-tests row of an unknow
 # (exit 0): refused at the byte, as the GEMM and trace readers refuse one.
 refused_log nul "${row}s/ 203\\.2 / 20\\x003.2 /" "a NUL byte in an nccl-tests row" \
     "$row:59: error: expected a line of text, as nccl-tests prints, found a NUL byte"
+# A line past 64 KiB was read cut there, its rest skipped (a row's later fields unread): refused
+# at its start, as the GEMM and trace readers refuse one.
+refused_log long "${row}s/\$/$(printf '%070000d' 0 | tr 0 ' ')x/" "an nccl-tests line past 64 KiB" \
+    "$row:1: error: expected a line of text, as nccl-tests prints, found a line longer than 65536 bytes"
 accepted_log() { # NAME AWK-SCRIPT WHAT: the log rewritten so fits the network as the log does
     awk "$2" $log >"$tmp/$1.log"
     "$strata" calibrate $d/a3mega-2node.yaml --nccl-tests "all_reduce:$tmp/$1.log" >"$tmp/o" 2>"$tmp/e" ||
