@@ -138,15 +138,27 @@ static int slowest(const int64_t *m, const double *tau, int n, double *top, doub
     return s;
 }
 
+/* The first pool job w spans whose nodes are larger than pool pace's, or -1. */
+static int larger_than_pace(const st_cluster_cfg *c, const st_workload_cfg *w, int pace)
+{
+    for (int k = 0; k < c->n_pools; k++)
+        if (w->pool_gpus[k] && st_pools_gpus_per_node(c, k) > st_pools_gpus_per_node(c, pace))
+            return k;
+    return -1;
+}
+
 /* `pool_batch: balanced` (docs/models/pools.md, "An uneven split"): each pool's share of job w's
  * batch from its replicas' even steps alone[k], taken as m_even micro-batches of alone[k] /
  * m_even each. From the even split, micro-batches move from the pool that paces the step to the
  * one that would then end soonest, in the least whole exchange (lcm(dp_s, dp_j) sequences of
  * micro-batch mb: the batch stays whole; pp times that under interleaving, whose schedule runs a
  * replica's micro-batches in groups of pp, st_plan_check_batch), while that shortens the
- * longest; each move costs a pass over the pools. Returns the shares (malloc'd), or NULL where a
- * pool's step is unknown (its type cannot hold the plan) or the even split is already the best. */
-static int64_t *balance(const st_workload_cfg *w, const double *alone, int64_t mb, int n)
+ * longest, and while the pool that would end last may pace it (may_pace: on nodes of several
+ * sizes, one of the largest it spans, pace_node_check); each move costs a pass over the pools.
+ * Returns the shares (malloc'd), or NULL where a pool's step is unknown (its type cannot hold the
+ * plan) or the even split is already the best. */
+static int64_t *balance(const st_workload_cfg *w, const double *alone, int64_t mb, int n,
+                        const st_cluster_cfg *c)
 {
     const st_parallel_cfg *p = &w->parallel;
     int64_t rep = p->tp * p->cp * p->pp, dp = w->gpus / rep, m_even = w->global_batch / (dp * mb);
@@ -170,8 +182,9 @@ static int64_t *balance(const st_workload_cfg *w, const double *alone, int64_t m
             int64_t l = d[s] / st_gcd(d[s], d[j]) * d[j], ds = u * l / d[s], dj = u * l / d[j];
             if (m[s] - ds < 1)
                 continue;
-            double t = fmax(rest, fmax((double)(m[s] - ds) * tau[s], (double)(m[j] + dj) * tau[j]));
-            if (t < after) {
+            double tj = (double)(m[j] + dj) * tau[j];
+            double t = fmax(rest, fmax((double)(m[s] - ds) * tau[s], tj));
+            if (t < after && (tj < t || larger_than_pace(c, w, j) < 0)) {
                 after = t;
                 best = j;
             }
@@ -202,15 +215,15 @@ static int pace_node_check(const st_cluster_cfg *c, const st_forecast *f, int pa
 {
     const st_workload_cfg *w = f->w;
     int64_t g = st_pools_gpus_per_node(c, pace);
-    for (int k = 0; f->has_step && k < c->n_pools; k++)
-        if (w->pool_gpus[k] && st_pools_gpus_per_node(c, k) > g)
-            return st_err_set(err, ST_EINVAL, w->pool_loc,
-                              "workload '%s': paced by pool '%s' (%lld GPUs a node), but it also "
-                              "runs on pool '%s', whose nodes are larger (%lld): a job across "
-                              "pools is timed on its pace pool's nodes, which must be the largest "
-                              "it uses (docs/models/pools.md)",
-                              w->name, c->pools[pace].name, (long long)g, c->pools[k].name,
-                              (long long)st_pools_gpus_per_node(c, k));
+    int k = f->has_step ? larger_than_pace(c, w, pace) : -1;
+    if (k >= 0)
+        return st_err_set(err, ST_EINVAL, w->pool_loc,
+                          "workload '%s': paced by pool '%s' (%lld GPUs a node), but it also "
+                          "runs on pool '%s', whose nodes are larger (%lld): a job across "
+                          "pools is timed on its pace pool's nodes, which must be the largest "
+                          "it uses (docs/models/pools.md)",
+                          w->name, c->pools[pace].name, (long long)g, c->pools[k].name,
+                          (long long)st_pools_gpus_per_node(c, k));
     return 0;
 }
 
@@ -231,8 +244,17 @@ static int forecast_training(const st_run_spec *sp, size_t i, st__pool_steps *ps
     int64_t mb = w->parallel.microbatch;
     int rc = alone ? forecast_span(sp, i, ps, out, batch, mb, alone, &pace_w, err) : 0;
     if (!rc && alone && w->pool_batch_balanced &&
-        (batch = balance(w, alone, out->microbatch, ps->n)) != NULL) /* at the micro-batch found */
+        (batch = balance(w, alone, out->microbatch, ps->n, sp->c)) !=
+            NULL) { /* at the micro-batch found */
         rc = forecast_span(sp, i, ps, out, batch, out->microbatch, alone, &pace_w, err);
+        /* a split that hands the pace to a pool of smaller nodes could not be placed
+           (pace_node_check): balanced keeps the even one, which ran */
+        if (!rc && out->has_step && larger_than_pace(sp->c, w, ps->pace[i]) >= 0) {
+            free(batch);
+            batch = NULL;
+            rc = forecast_span(sp, i, ps, out, NULL, mb, alone, &pace_w, err);
+        }
+    }
     if (!rc && (!alone || trace)) { /* a job across pools traced on its pacing pool's type */
         rc = pool_ctx(ps, sp, ps->pace[i], err);
         if (!rc)

@@ -225,6 +225,26 @@ START_TEST(test_a_pace_pool_of_smaller_nodes_is_refused)
 }
 END_TEST
 
+/* pool_batch: balanced never hands the pace to the pool of smaller nodes, which the run would
+ * refuse: on 16 H100 and 16 GB200 at 32 sequences, moving a GB200 replica's worth of sequences
+ * made the GB200 replicas end last, and the run failed where the even split runs. */
+START_TEST(test_a_balanced_split_keeps_the_pace_on_the_largest_nodes)
+{
+    static const char *const balanced =
+        "  - { name: j, model: llama3-8b, seq_len: 4096, global_batch: 32, gpus: 32,\n"
+        "      pool: { h100: 16, gb200: 16 }, pool_batch: balanced,\n"
+        "      parallel: { tp: 4, pp: 1, zero: 1, microbatch: 1 }, steps: 100 }\n";
+    st_scn *s = NULL;
+    st_run r;
+    run_fmt(mixed, balanced, &s, &r);
+    const st_forecast *f = &r.f[0];
+    ck_assert(f->has_step);
+    ck_assert_int_eq(f->pace_pool, 0); /* h100, 8 GPUs a node */
+    st_run_release(&r);
+    st_scn_free(s);
+}
+END_TEST
+
 Suite *pools_node_sizes_suite(void)
 {
     Suite *s = suite_create("pools_node_sizes");
@@ -236,6 +256,7 @@ Suite *pools_node_sizes_suite(void)
     tcase_add_test(tc, test_a_job_across_node_sizes_runs_on_its_pace_pools_nodes);
     tcase_add_test(tc, test_a_job_across_node_sizes_times_its_pace_pools_replicas);
     tcase_add_test(tc, test_a_pace_pool_of_smaller_nodes_is_refused);
+    tcase_add_test(tc, test_a_balanced_split_keeps_the_pace_on_the_largest_nodes);
     suite_add_tcase(s, tc);
     return s;
 }
