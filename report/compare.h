@@ -5,7 +5,6 @@
 #ifndef ST_REPORT_COMPARE_H
 #define ST_REPORT_COMPARE_H
 
-#include <cjson/cJSON.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +13,8 @@
 #include "models/forecast/run.h"
 #include "models/sched/cluster.h"
 #include "report/figures.h"
+
+struct cJSON; /* report/ alone reads JSON: <cjson/cJSON.h> stays out of the CLI */
 
 /* The most figure columns a row holds. */
 #define ST_COMPARE_MAX_FIGS 24
@@ -65,7 +66,7 @@ void st_compare_fill(st_compare_row *r, const st_cluster_energy *energy,
 char *st_compare_row_name(const char *policy, const char *placement, int placements);
 
 /* Whether the rows of compare's JSON policies array pols run more than one placement. */
-int st_compare_placements_differ(const cJSON *pols);
+int st_compare_placements_differ(const struct cJSON *pols);
 
 /* Each of rows[0 .. n)'s label, its name (st_compare_row_name) as the rows' placements ask. */
 void st_compare_label_rows(st_compare_row *rows, size_t n);
