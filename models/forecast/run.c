@@ -153,8 +153,9 @@ static int larger_than_pace(const st_cluster_cfg *c, const st_workload_cfg *w, i
  * one that would then end soonest, in the least whole exchange (lcm(dp_s, dp_j) sequences of
  * micro-batch mb: the batch stays whole; pp times that under interleaving, whose schedule runs a
  * replica's micro-batches in groups of pp, st_plan_check_batch), while that shortens the
- * longest, and while the pool that would end last may pace it (may_pace: on nodes of several
- * sizes, one of the largest it spans, pace_node_check); each move costs a pass over the pools.
+ * longest, and while the pool that would end last may pace it (on cluster c's nodes of several
+ * sizes, a pool of the largest the job spans: larger_than_pace, pace_node_check); each move
+ * costs a pass over the pools.
  * Returns the shares (malloc'd), or NULL where a pool's step is unknown (its type cannot hold the
  * plan) or the even split is already the best. */
 static int64_t *balance(const st_workload_cfg *w, const double *alone, int64_t mb, int n,
