@@ -120,6 +120,11 @@ static inline double st__ops_stream_and_compute(double compute_s, double memory_
     return hypot(compute_s, memory_s);
 }
 
+/* A memory-bound kernel of `bytes` HBM traffic read at `share` of the datasheet bandwidth, and
+ * its kernel boundary (0 for no bytes): the roofline's memory time at a kernel's own share (a
+ * paged decode kernel's, st_decode_attn_efficiency). */
+double st__ops_stream_s(const st_gpu_spec *gpu, double bytes, double share);
+
 /* Time op forward on gpu as the layer graph does (into op->time_s and op->mem_bound), and
  * return it: for operators built outside the training graph (ops_serve.c). */
 double st__ops_time_forward(const st_gpu_spec *gpu, st_op *op);

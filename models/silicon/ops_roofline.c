@@ -20,6 +20,11 @@ static double kernel_s(const st_gpu_spec *gpu, double t)
     return t > 0 ? t + st_kernel_boundary_s(gpu) : 0;
 }
 
+double st__ops_stream_s(const st_gpu_spec *gpu, double bytes, double share)
+{
+    return kernel_s(gpu, bytes / (share * gpu->hbm_bw));
+}
+
 /* FP8 casts beside a GEMM: their bytes' time (negative where a norm writing FP8 saves traffic)
  * and a boundary for each of the `kernels` they run apart. */
 static double quant_time(const st_gpu_spec *gpu, double bytes, double kernels)

@@ -127,8 +127,7 @@ double st_ops_attn_decode_time_of(const st_ops_decode *d, const st_gpu_spec *gpu
     st_op op = {.name = "attn_decode", .kind = ST_OP_MEMORY};
     op.bytes = d->elem * keys * d->kvw + 2.0 * seqs * d->qo + 4.0 * seqs * d->heads;
     if (!(d->flops > 0)) /* the paged kernel at its own share of the bandwidth */
-        return op.bytes / (st_decode_attn_efficiency(gpu) * gpu->hbm_bw) +
-               st_kernel_boundary_s(gpu);
+        return st__ops_stream_s(gpu, op.bytes, st_decode_attn_efficiency(gpu));
     double t = st__ops_time_forward(gpu, &op);
     if (t > 0) { /* as a GEMM's, one kernel boundary either way */
         double work =
